@@ -1,1 +1,1 @@
-export const PACKAGE_NAME = '@baton/cli';
+export { createProgram } from './program.js';

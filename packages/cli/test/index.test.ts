@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { PACKAGE_NAME } from '../src/index.js';
+import { createProgram } from '../src/index.js';
 
-describe('package', () => {
-  it('has its name', () => {
-    expect(PACKAGE_NAME).toBe('@baton/cli');
+describe('baton program', () => {
+  it('is named baton', () => {
+    expect(createProgram().name()).toBe('baton');
   });
 });

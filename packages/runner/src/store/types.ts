@@ -1,0 +1,105 @@
+/** Run statuses: Baton's own, modelled on the retired Assistants API (DESIGN.md decision 2). */
+export const RUN_STATUSES = ['queued', 'in_progress', 'requires_action', 'completed', 'cancelled', 'failed', 'expired'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+export type JsonObject = Record<string, unknown>;
+
+/** A thread: the unit of conversation and persisted state. */
+export interface ThreadRecord {
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+  state: JsonObject;
+  metadata: JsonObject;
+}
+
+/** One agent run on a thread. */
+export interface RunRecord {
+  id: string;
+  threadId: string;
+  agentId: string;
+  agentVersion: string;
+  status: RunStatus;
+  /** The run that handed off to this one, if any. */
+  parentRunId: string | null;
+  createdAt: string;
+  updatedAt: string;
+  /** Why the run failed, was cancelled or expired; never holds payload content. */
+  error: { code: string; message: string } | null;
+  /** The trace this run belongs to. */
+  traceId: string | null;
+}
+
+/** One history item on a thread (a user message, an assistant message, a tool call or result). */
+export interface ThreadItem {
+  /** Monotonic per thread, from 1. */
+  seq: number;
+  threadId: string;
+  runId: string;
+  createdAt: string;
+  item: JsonObject;
+}
+
+/** An audit record: a fact about a boundary crossing. Never holds content or credentials. */
+export interface AuditRecord {
+  id: string;
+  threadId: string;
+  runId: string | null;
+  kind: string;
+  createdAt: string;
+  data: JsonObject;
+}
+
+export interface CreateRunInput {
+  agentId: string;
+  agentVersion: string;
+  parentRunId?: string | null;
+  status?: RunStatus;
+  traceId?: string | null;
+}
+
+export interface UpdateRunInput {
+  status?: RunStatus;
+  error?: { code: string; message: string } | null;
+}
+
+/** A held thread lock; release it exactly once. */
+export interface ThreadLock {
+  threadId: string;
+  owner: string;
+  release(): Promise<void>;
+}
+
+export interface AcquireLockOptions {
+  /** Who holds the lock (a run id or process-unique id). */
+  owner: string;
+  /** How long the lock lives without renewal; a holder that dies loses it after this. */
+  leaseMs?: number;
+  /** How long to wait for the lock before failing with ThreadBusyError. */
+  waitMs?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Persistence for threads, runs, items, state and audit records. Every method is one atomic
+ * change: a crash between two calls leaves the store consistent.
+ */
+export interface ThreadStore {
+  createThread(input?: { id?: string; metadata?: JsonObject; state?: JsonObject }): Promise<ThreadRecord>;
+  getThread(threadId: string): Promise<ThreadRecord | undefined>;
+  /** Shallow-merges `patch` into the thread's state atomically and returns the new state. */
+  mergeState(threadId: string, patch: JsonObject): Promise<JsonObject>;
+  createRun(threadId: string, input: CreateRunInput): Promise<RunRecord>;
+  updateRun(runId: string, input: UpdateRunInput): Promise<RunRecord>;
+  getRun(runId: string): Promise<RunRecord | undefined>;
+  listRuns(threadId: string): Promise<RunRecord[]>;
+  appendItems(threadId: string, runId: string, items: JsonObject[]): Promise<ThreadItem[]>;
+  listItems(threadId: string): Promise<ThreadItem[]>;
+  appendAudit(record: Omit<AuditRecord, 'id' | 'createdAt'> & { id?: string }): Promise<AuditRecord>;
+  listAudit(threadId: string): Promise<AuditRecord[]>;
+  /** Serialises runs on one thread; waits up to `waitMs`. */
+  acquireThreadLock(threadId: string, options: AcquireLockOptions): Promise<ThreadLock>;
+  /** Marks runs left `in_progress`/`queued` by a dead process as `failed` (called on open). */
+  recoverAbandonedRuns?(): Promise<number>;
+  close(): Promise<void>;
+}

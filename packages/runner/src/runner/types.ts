@@ -1,0 +1,156 @@
+import type { GuardrailValidator } from '@baton/manifest';
+import type { ModelProvider } from '@openai/agents-core';
+import type { RunRecord, RunStatus, ThreadStore, JsonObject } from '../store/types.js';
+
+/**
+ * Keystone interfaces of @baton/runner. Other packages (packets, skills, cli, demo) code against
+ * these; extend compatibly (new optional fields), never break.
+ */
+
+/** Who is asking, as authenticated by the caller's application (never taken from model output). */
+export interface RunAuth {
+  /** Tenant the caller is authenticated for. */
+  tenant?: string;
+  /** Authenticated principal (user or service id). */
+  subject?: string;
+  /** Roles the principal holds. */
+  roles?: string[];
+}
+
+/** Context handed to every tool implementation. */
+export interface ToolContext {
+  threadId: string;
+  runId: string;
+  agentId: string;
+  /** Delegation depth of the agent calling the tool (0 for a top-level run). */
+  depth: number;
+  /** Aborted when the run is cancelled or times out. */
+  signal: AbortSignal;
+  auth: RunAuth;
+  /** W3C headers for the tool call's span; inject into any outbound HTTP call. */
+  traceparent?: string;
+  tracestate?: string;
+  /** `fetch` that injects trace headers. */
+  fetch: typeof fetch;
+}
+
+/** A user tool: arguments are already validated against the manifest's JSON Schema. */
+export type ToolImplementation = (args: Record<string, unknown>, ctx: ToolContext) => unknown | Promise<unknown>;
+
+/**
+ * A runtime-owned tool (e.g. `delegate_task`, `yield_control`) offered to agents whose deployment
+ * config lists it, or to one run through `RunRequest.systemTools`. Guardrails apply as for any tool.
+ */
+export interface SystemTool {
+  name: string;
+  description: string;
+  /** JSON Schema (type object) of the arguments. */
+  parameters: JsonObject;
+  execute: ToolImplementation;
+  /** Calling a terminal tool ends the run; its arguments become `RunResult.terminal`. */
+  terminal?: boolean;
+}
+
+/** Input to a handoff gate: what the runner knows when a handoff is requested. */
+export interface HandoffGateRequest {
+  threadId: string;
+  /** The run being cancelled by the handoff. */
+  runId: string;
+  sourceAgentId: string;
+  targetAgentId: string;
+  /** The handoff's `input` argument (model-generated). */
+  input: string;
+  /** The handoff's `state` argument (model-generated), before merge. */
+  state: JsonObject;
+  /** The thread's state after the merge. */
+  threadState: JsonObject;
+  auth: RunAuth;
+  traceId?: string;
+}
+
+/** What the gate decided crosses: the target's whole input, and nothing else. */
+export interface PreparedHandoff {
+  /** The exact first user message of the target's run. */
+  input: string;
+  /** Server-generated packet id, when a packet was built. */
+  packetId?: string;
+  /** Called once with the exact request sent to the recipient's model (its first model call). */
+  onRecipientModelRequest?(request: unknown): Promise<void> | void;
+}
+
+/**
+ * Decides what crosses a handoff. Throwing stops the handoff before the target is invoked (the
+ * target's model receives nothing); the error's `code` is recorded.
+ */
+export interface HandoffGate {
+  prepare(request: HandoffGateRequest): Promise<PreparedHandoff>;
+}
+
+/** Limits that bound every run. */
+export interface RunnerLimits {
+  /** Model turns per agent run (default 10). */
+  maxTurns?: number;
+  /** Handoffs per `run()` call (default 5). */
+  maxHandoffs?: number;
+  /** Wall-clock timeout for one `run()` call, ms (default 120000). */
+  runTimeoutMs?: number;
+  /** Guardrail call timeout, ms (default 2000). */
+  guardrailTimeoutMs?: number;
+}
+
+/** A request for one run (plus any handoffs it causes). */
+export interface RunRequest {
+  agentId: string;
+  /** Pin an agent version; the highest semver wins otherwise. */
+  agentVersion?: string;
+  input: string;
+  /** Continue an existing thread; a new one is created otherwise. */
+  threadId?: string;
+  traceparent?: string;
+  tracestate?: string;
+  signal?: AbortSignal;
+  auth?: RunAuth;
+  /** Extra runtime tools for this run only (e.g. `yield_control` for a subagent). */
+  systemTools?: SystemTool[];
+  /** Delegation depth of this run (0 for a top-level run). */
+  depth?: number;
+  /** Per-run override of `maxTurns`. */
+  maxTurns?: number;
+}
+
+/** One run as reported in a result. */
+export interface RunSummary {
+  run_id: string;
+  agent_id: string;
+  agent_version: string;
+  status: RunStatus;
+  error?: { code: string; message: string };
+}
+
+/** The result of `runner.run()`. */
+export interface RunResult {
+  thread_id: string;
+  /** Every run this call created, in order (a handoff adds one). */
+  runs: RunSummary[];
+  /** The id of the last run. */
+  run_id: string;
+  /** The agent that produced the final response. */
+  agent_id: string;
+  status: RunStatus;
+  /** The final response as the user may see it (after AGENT_RESPONSE guardrails); null if none. */
+  response: string | null;
+  /** The thread's state after this call. */
+  state: JsonObject;
+  /** Set when a terminal system tool (e.g. `yield_control`) ended the run. */
+  terminal?: { name: string; arguments: JsonObject };
+  /** Every guardrail decision taken during this call (no payload content). */
+  guardrail_decisions: Array<{ action_type: string; decision: string; reason_code: string; agent_id: string; findings?: unknown[] }>;
+  trace_id: string;
+  /** Which model produced this, e.g. "offline model" or "openai:gpt-4.1". */
+  model: string;
+}
+
+/** Sink for every model request as sent (capture, audit). */
+export type ModelRequestListener = (event: { sequence: number; agentId: string; runId: string; threadId: string; request: unknown }) => void | Promise<void>;
+
+export type { RunRecord, ThreadStore, ModelProvider, GuardrailValidator };

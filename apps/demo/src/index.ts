@@ -1,1 +1,1 @@
-export const PACKAGE_NAME = '@baton/demo';
+export { renderReportHtml } from "./report-html.js";

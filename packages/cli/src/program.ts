@@ -1,4 +1,9 @@
 import { Command } from 'commander';
+import { register as registerGuardrail } from './commands/guardrail.js';
+import { register as registerRun } from './commands/run.js';
+import { register as registerServe } from './commands/serve.js';
+import { register as registerSkill } from './commands/skill.js';
+import { register as registerValidate } from './commands/validate.js';
 
 /**
  * Builds the `baton` command. Each subcommand lives in `commands/<name>.ts` and exports a
@@ -16,4 +21,9 @@ export function createProgram(): Command {
 
 const COMMANDS: Array<(program: Command) => void> = [
   // validate, guardrail, run, serve, skill: each helper appends its register function here.
+  registerGuardrail,
+  registerRun,
+  registerServe,
+  registerSkill,
+  registerValidate,
 ];

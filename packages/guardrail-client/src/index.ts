@@ -1,1 +1,18 @@
-export const PACKAGE_NAME = '@baton/guardrail-client';
+// Public API of @baton/guardrail-client. Keep exports explicit.
+export { createGuardrailClient, type GuardrailClient, type GuardrailClientOptions } from './http-client.js';
+export { createInProcessGuardrail, type InProcessGuardrailOptions } from './in-process.js';
+export { CLIENT_REASON_CODES, type ClientReasonCode, type FailMode, type FailModes } from './outcomes.js';
+export { verifyResponse, type VerifiedResponse } from './verify-response.js';
+export { GuardrailClientError, GuardrailClientConfigError } from './errors.js';
+export {
+  guardrailInputGuardrail,
+  guardrailOutputGuardrail,
+  userText,
+  type InputGuardrailAdapterOptions,
+  type OutputGuardrailAdapterOptions,
+} from './adapters/agent-guardrails.js';
+export { guardrailToolInputGuardrail, guardrailToolOutputGuardrail, type ToolGuardrailAdapterOptions } from './adapters/tool-guardrails.js';
+export { withGuardrailedArguments, type GuardedToolOptions } from './adapters/tool-wrapper.js';
+export { agentIdFromName, type GuardrailAdapterOptions, type AdapterTrace } from './adapters/request-factory.js';
+export { type GuardrailOutcomeInfo } from './adapters/outcome-info.js';
+

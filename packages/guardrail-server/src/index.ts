@@ -1,1 +1,26 @@
 export const PACKAGE_NAME = '@baton/guardrail-server';
+
+export { createGuardrailEngine, type GuardrailEngine, type GuardrailEngineOptions } from './engine.js';
+export { parseGuardrailRequest, type ParsedGuardrailRequest } from './request.js';
+export { DEFAULT_POLICY, PolicySchema, type Policy, type PolicyInput } from './policy/schema.js';
+export { loadPolicyFile, parsePolicy, type ParsePolicyOptions } from './policy/load.js';
+export { GuardrailError, GuardrailRequestError, PolicyError } from './errors.js';
+
+// Detectors, usable on their own (pure functions over text returning spans).
+export type { DetectedSpan, Severity } from './detectors/types.js';
+export { detectPii, luhnValid, ibanValid, ssnValid, PII_TYPES, type PiiType } from './detectors/pii.js';
+export { detectSecrets, shannonEntropy, type DetectSecretsOptions } from './detectors/secrets.js';
+export { SECRET_RULES, type SecretRule } from './detectors/secret-rules.js';
+export { detectExfiltration, urlCarriesData, type DetectExfilOptions, type ExfilType } from './detectors/exfil.js';
+export {
+  detectInjection,
+  locateInjection,
+  DEFAULT_INJECTION_THRESHOLD,
+  type DetectInjectionOptions,
+  type InjectionResult,
+} from './detectors/injection.js';
+export { detectCanaries, makeCanary } from './detectors/canary.js';
+export { detectSystemPromptLeak, indexSystemPrompts, DEFAULT_LEAK_SHINGLE, type SystemPromptIndex } from './detectors/system-prompt-leak.js';
+export { ThreadTaintTracker, type ThreadTaintOptions, type Taint } from './tool-policy.js';
+export { foldText } from './text/normalize.js';
+export { decodeLayers } from './text/decode.js';

@@ -1,4 +1,4 @@
-// Public API of @baton/manifest. The manifest helper extends this list; keep exports explicit.
+// Public API of @baton/manifest. Keep exports explicit.
 export {
   TraceIdSchema,
   SpanIdSchema,
@@ -68,3 +68,34 @@ export {
   toProtocolName,
   wireNameProblem,
 } from './contracts/wire-names.js';
+export { ManifestError, ManifestValidationError, ManifestUsageError, unwrapManifest } from './errors.js';
+export { type ManifestProblem, type LoadResult } from './problems.js';
+export {
+  AGENT_MANIFEST_SCHEMA_VERSION,
+  ToolNameSchema,
+  ToolParametersSchema,
+  AgentToolSchema,
+  type AgentTool,
+  AgentManifestSchema,
+  type AgentManifest,
+} from './schema/agent-manifest.js';
+export {
+  SKILL_CAPABILITIES,
+  type SkillCapability,
+  APPROVAL_REQUIRED_CAPABILITIES,
+  SHORTHAND_TYPES,
+  SkillIoSchema,
+  SkillNameSchema,
+  SkillManifestSchema,
+  type SkillManifest,
+} from './schema/skill-manifest.js';
+export { skillIoSchemaToJsonSchema, isFullJsonSchema } from './schema/skill-io.js';
+export { compileJsonSchema, jsonSchemaCompileProblem } from './schema/json-schema-compile.js';
+export { entryPointProblem } from './validate/skill-checks.js';
+export { DEFAULT_MAX_MANIFEST_BYTES } from './source/decode.js';
+export { DEFAULT_MAX_ALIAS_COUNT, MAX_NESTING_DEPTH } from './source/parse-source.js';
+export { type ParseManifestOptions, type LoadManifestFileOptions } from './load/manifest-loader.js';
+export { parseAgentManifest, loadAgentManifestFile } from './load/agent.js';
+export { parseSkillManifest, loadSkillManifestFile, type LoadSkillManifestFileOptions } from './load/skill.js';
+export { checkManifestSet, type ManifestSetEntry } from './load/manifest-set.js';
+export { generateJsonSchemas, JSON_SCHEMA_ID_BASE } from './json-schemas.js';

@@ -1,1 +1,108 @@
+// Public API of @baton/runner. Keep exports explicit.
 export const PACKAGE_NAME = '@baton/runner';
+
+export {
+  RunnerError,
+  AgentNotFoundError,
+  InvalidRunRequestError,
+  RegistryError,
+  HandoffLoopError,
+  HandoffLimitError,
+  HandoffRejectedError,
+  ToolArgumentsError,
+  RunTimeoutError,
+  GuardrailBlockedError,
+  AgentExecutionError,
+  type RegistryProblem,
+} from './errors.js';
+
+export { Runner, DEFAULT_LIMITS, type RunnerOptions } from './runner/runner.js';
+export type { RunnerLogger } from './runner/logger.js';
+export type {
+  RunAuth,
+  ToolContext,
+  ToolImplementation,
+  SystemTool,
+  HandoffGate,
+  HandoffGateRequest,
+  PreparedHandoff,
+  RunnerLimits,
+  RunRequest,
+  RunResult,
+  RunSummary,
+  ModelRequestListener,
+} from './runner/types.js';
+
+export { loadAgentRegistry, type LoadAgentRegistryOptions, type LoadRegistryFromDirOptions, type LoadRegistryFromUrlsOptions } from './registry/load-registry.js';
+export { createAgentRegistry, type CreateAgentRegistryOptions } from './registry/registry.js';
+export type { AgentRegistry, RegisteredAgent, AgentManifestLike, RegistryLimits } from './registry/types.js';
+export type { ManifestParser, ManifestParseResult } from './registry/manifest-parser.js';
+export {
+  DeploymentConfigSchema,
+  AgentDeploymentSchema,
+  parseDeploymentConfig,
+  type DeploymentConfig,
+  type AgentDeployment,
+  type DeploymentConfigFile,
+} from './registry/deployment-config.js';
+export { compareSemver } from './registry/semver.js';
+
+export {
+  createSqliteThreadStore,
+  createMemoryThreadStore,
+  StoreError,
+  ThreadNotFoundError,
+  RunNotFoundError,
+  ThreadBusyError,
+  InvalidStoreInputError,
+  mergeStateObjects,
+  RUNNER_CRASHED,
+  TERMINAL_RUN_STATUSES,
+  ACTIVE_RUN_STATUSES,
+  LOCK_DEFAULTS,
+  RUN_STATUSES,
+  type SqliteThreadStoreOptions,
+  type MemoryThreadStoreOptions,
+  type StoreIdKind,
+  type RunStatus,
+  type JsonObject,
+  type ThreadRecord,
+  type RunRecord,
+  type ThreadItem,
+  type AuditRecord,
+  type CreateRunInput,
+  type UpdateRunInput,
+  type ThreadLock,
+  type AcquireLockOptions,
+  type ThreadStore,
+} from './store/index.js';
+
+// models (H5b): the offline scripted model, OpenAI / OpenAI-compatible resolution.
+export { resolveModelProvider, type ResolveModelProviderOptions, type ResolvedModelProvider } from './models/resolve.js';
+export {
+  createOfflineModelProvider,
+  OfflineModelProvider,
+  OfflineModel,
+  OFFLINE_MODEL_LABEL,
+  DEFAULT_SCENARIO,
+  type OfflineModelProviderOptions,
+} from './models/offline-model.js';
+export { getModelForAgent, type AgentAwareModelProvider } from './models/agent-model.js';
+export { loadScenarioFile, parseScenario } from './models/scenario-loader.js';
+export { ScenarioSchema, type Scenario, type ScenarioInput, type ScenarioRule, type ScenarioCondition } from './models/scenario-schema.js';
+export { ModelSetupError, ScenarioError, ModelConfigurationError, ScriptExhaustedError } from './models/errors.js';
+
+export {
+  spawnJsonProcess,
+  PROCESS_DEFAULTS,
+  runAgentProcess,
+  scrubbedEnv,
+  DEFAULT_ENV_KEYS,
+  ProcessOptionsError,
+  type RunAgentProcessOptions,
+  type RunAgentProcessResult,
+  type AgentProcessFailureCode,
+  type SpawnJsonProcessOptions,
+  type SpawnJsonProcessResult,
+  type SpawnFailureCode,
+} from './process/index.js';

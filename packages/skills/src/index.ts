@@ -1,1 +1,69 @@
-export const PACKAGE_NAME = '@baton/skills';
+// Public API of @baton/skills. Keep exports explicit.
+export {
+  SkillsError,
+  SkillsInputError,
+  SkillsConfigError,
+  SkillFaultError,
+  VagueCriteriaError,
+  PayloadTooLargeError,
+  ConstraintViolationError,
+  EditError,
+  EDIT_ERROR_CODES,
+  type EditErrorCode,
+} from './errors.js';
+export {
+  applyEdits,
+  detectEditFormat,
+  createUnifiedDiff,
+  parseReplaceBlocks,
+  parseUnifiedDiff,
+  resolveInsideWorkspace,
+  type ApplyEditsOptions,
+  type ApplyEditsResult,
+  type EditInput,
+  type FileChange,
+  type CreateUnifiedDiffOptions,
+  type ReplaceBlock,
+  type FilePatch,
+  type WorkspacePath,
+} from './edits/index.js';
+export { CriterionSchema, type Criterion, type CriterionInput, type CriterionResult, type VerifyCriteriaResult } from './criteria/types.js';
+export { parseCriteria, type ParseCriteriaOptions } from './criteria/parse.js';
+export { verifyCriteria, type VerifyContext } from './criteria/verify.js';
+export { runProcess, type RunProcessOptions, type RunProcessResult } from './process/run-process.js';
+export { spawnJson, type SpawnJson, type SpawnJsonOptions, type SpawnJsonResult } from './process/spawn-json.js';
+export { scrubbedEnv, SAFE_ENV_KEYS } from './process/env.js';
+export {
+  createDelegation,
+  APPROVAL_CAPABILITIES,
+  DELEGATION_ENV,
+  createSkillRegistry,
+  skillRegistryFrom,
+  loadSkill,
+  ioSchemaToJsonSchema,
+  checkPayloadBounds,
+  resolveFileRefs,
+  renderSkillPackage,
+  entryCommand,
+  delegateTaskParameters,
+  YIELD_CONTROL_PARAMETERS,
+  type SkillDefinition,
+  type SkillRegistry,
+  type SkillManifestFields,
+  type ResolvedFileRef,
+  type CreateDelegationOptions,
+  type Delegation,
+  type DelegationContext,
+  type DelegationSystemTool,
+  type SubagentRunner,
+  type SubagentRunRequest,
+  type SubagentRunResult,
+  type ApprovalHook,
+  type ApprovalRequest,
+  type DelegationPacketGate,
+  type DelegationLogger,
+  type PayloadLimits,
+} from './delegation/index.js';
+export { createTtyApprovalHook, type TtyApprovalHookOptions } from './approvals/tty.js';
+export { scaffoldSkill, SKILL_NAME_PATTERN, type ScaffoldSkillOptions, type ScaffoldSkillResult } from './scaffold/scaffold.js';
+export { SCAFFOLD_LANGUAGES, type ScaffoldLanguage } from './scaffold/templates.js';

@@ -69,6 +69,10 @@ export const SkillPackageSchema = z
     max_depth: z.number().int().positive(),
     lineage: z.array(z.string()).default([]),
     trace: z.object({ trace_id: z.string(), parent_span_id: z.string() }).strict().optional(),
+    /** Which attempt this is (1 first; 2 the one self-correction). Added by @baton/skills. */
+    attempt: z.number().int().min(1).optional(),
+    /** On a self-correction attempt: why the previous attempt failed. Added by @baton/skills. */
+    previous_error: ErrorReportSchema.optional(),
   })
   .strict();
 export type SkillPackage = z.infer<typeof SkillPackageSchema>;

@@ -27,7 +27,7 @@ export interface SpawnJsonProcessResult {
   /** The parsed stdout object when the process exited 0 with one JSON object. */
   output?: unknown;
   failure?: {
-    code: 'TIMEOUT' | 'NON_ZERO_EXIT' | 'SIGNALLED' | 'BAD_JSON' | 'NO_OUTPUT' | 'OUTPUT_TOO_LARGE' | 'SPAWN_FAILED' | 'ABORTED';
+    code: SpawnFailureCode;
     message: string;
   };
   exitCode: number | null;
@@ -36,3 +36,14 @@ export interface SpawnJsonProcessResult {
   stderr: string;
   durationMs: number;
 }
+
+/** Why a subprocess invocation failed. */
+export type SpawnFailureCode =
+  | 'TIMEOUT'
+  | 'NON_ZERO_EXIT'
+  | 'SIGNALLED'
+  | 'BAD_JSON'
+  | 'NO_OUTPUT'
+  | 'OUTPUT_TOO_LARGE'
+  | 'SPAWN_FAILED'
+  | 'ABORTED';

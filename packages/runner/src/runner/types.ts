@@ -148,6 +148,8 @@ export interface RunResult {
   trace_id: string;
   /** Which model produced this, e.g. "offline model" or "openai:gpt-4.1". */
   model: string;
+  /** Why the call did not complete (status `failed`, `expired` or `cancelled`); never payload content. */
+  error?: { code: string; message: string };
 }
 
 /** Sink for every model request as sent (capture, audit). */

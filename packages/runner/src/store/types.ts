@@ -63,11 +63,16 @@ export interface UpdateRunInput {
   error?: { code: string; message: string } | null;
 }
 
-/** A held thread lock; release it exactly once. */
+/**
+ * A held thread lock; release it exactly once (a second release is a no-op). The stores renew
+ * the lease in the background while the holder's process lives, so a live run never loses it.
+ */
 export interface ThreadLock {
   threadId: string;
   owner: string;
   release(): Promise<void>;
+  /** Extends the lease now; resolves false if the lock was lost (lease expired and taken over). */
+  renew?(): Promise<boolean>;
 }
 
 export interface AcquireLockOptions {
@@ -78,6 +83,8 @@ export interface AcquireLockOptions {
   /** How long to wait for the lock before failing with ThreadBusyError. */
   waitMs?: number;
   signal?: AbortSignal;
+  /** Renew the lease in the background every `leaseMs / 3` while held; default true. */
+  autoRenew?: boolean;
 }
 
 /**
@@ -87,8 +94,14 @@ export interface AcquireLockOptions {
 export interface ThreadStore {
   createThread(input?: { id?: string; metadata?: JsonObject; state?: JsonObject }): Promise<ThreadRecord>;
   getThread(threadId: string): Promise<ThreadRecord | undefined>;
-  /** Shallow-merges `patch` into the thread's state atomically and returns the new state. */
+  /**
+   * Shallow-merges `patch` into the thread's state atomically and returns the new state: each
+   * top-level key of `patch` replaces that key (nested objects are not merged), `null` is kept
+   * as a value (it does not delete), other keys stay. Concurrent merges never lose a key.
+   */
   mergeState(threadId: string, patch: JsonObject): Promise<JsonObject>;
+  /** Replaces the thread's whole state atomically (e.g. with an agent process's returned state). */
+  replaceState?(threadId: string, state: JsonObject): Promise<JsonObject>;
   createRun(threadId: string, input: CreateRunInput): Promise<RunRecord>;
   updateRun(runId: string, input: UpdateRunInput): Promise<RunRecord>;
   getRun(runId: string): Promise<RunRecord | undefined>;
@@ -99,7 +112,11 @@ export interface ThreadStore {
   listAudit(threadId: string): Promise<AuditRecord[]>;
   /** Serialises runs on one thread; waits up to `waitMs`. */
   acquireThreadLock(threadId: string, options: AcquireLockOptions): Promise<ThreadLock>;
-  /** Marks runs left `in_progress`/`queued` by a dead process as `failed` (called on open). */
+  /**
+   * Marks runs left `queued`/`in_progress`/`requires_action` on a thread nobody holds a live lock
+   * on as `failed` with error code `RUNNER_CRASHED`; returns how many. Call it when a runner
+   * starts. Runs must be executed under the thread lock for this to be safe.
+   */
   recoverAbandonedRuns?(): Promise<number>;
   close(): Promise<void>;
 }

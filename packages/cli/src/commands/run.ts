@@ -1,0 +1,77 @@
+import { Option } from 'commander';
+import type { Command } from 'commander';
+
+/** Options of `baton run`, as commander parses them. */
+interface RunCommandOptions {
+  agents: string;
+  agent: string;
+  input: string;
+  thread?: string;
+  traceparent?: string;
+  tracestate?: string;
+  store: string;
+  guardrailUrl?: string;
+  scenario?: string;
+  capture?: string;
+  tools?: string[];
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/**
+ * `baton run`: one run (plus any handoffs), printing the result object as JSON on stdout.
+ * Exit 0 when the last run completed, 1 when it failed or was blocked, 2 on a usage error.
+ */
+export function register(program: Command): void {
+  program
+    .command('run')
+    .description('run an agent once and print the result object as JSON (offline model unless OPENAI_API_KEY or OPENAI_BASE_URL is set)')
+    .requiredOption('--agents <dir>', 'directory of *.agent.yml manifests (and baton.yml)')
+    .requiredOption('--agent <id>', 'id of the agent to run')
+    .requiredOption('--input <text>', 'the user message')
+    .option('--thread <id>', 'continue this thread')
+    .option('--traceparent <tp>', 'W3C traceparent to continue')
+    .option('--tracestate <ts>', 'W3C tracestate to carry')
+    .option('--store <file>', 'SQLite file for threads, runs and state', '.baton/baton.db')
+    .addOption(new Option('--guardrail-url <url>', 'guardrail service URL (default: the in-process engine)').env('BATON_GUARDRAIL_URL'))
+    .option('--scenario <file>', 'offline-model scenario (default: <agents>/../scenarios/*.scenario.yml)')
+    .option('--tools <module>', 'module exporting `tools` (repeatable; default: <agents>/../tools/*.mjs)', collect)
+    .option('--capture <dir>', 'write every model request, exactly as sent, to <dir>/<sequence>-<agent id>.json')
+    .action(async (opts: RunCommandOptions) => {
+      process.exitCode = await runCommand(opts);
+    });
+}
+
+async function runCommand(opts: RunCommandOptions): Promise<number> {
+  const { setupRunner, UsageError } = await import('./runner-setup.js');
+  let setup: Awaited<ReturnType<typeof setupRunner>> | undefined;
+  try {
+    if (opts.input.trim() === '') throw new UsageError('--input must not be empty');
+    setup = await setupRunner({
+      agentsDir: opts.agents,
+      storeFile: opts.store,
+      env: process.env,
+      ...(opts.guardrailUrl ? { guardrailUrl: opts.guardrailUrl, ...(process.env.BATON_GUARDRAIL_TOKEN ? { guardrailToken: process.env.BATON_GUARDRAIL_TOKEN } : {}) } : {}),
+      ...(opts.scenario ? { scenarioFile: opts.scenario } : {}),
+      ...(opts.tools ? { toolModules: opts.tools } : {}),
+      ...(opts.capture ? { captureDir: opts.capture } : {}),
+    });
+    if (setup.label === 'offline model') process.stderr.write(`baton run: using the offline model${setup.scenarioFile ? ` (scenario ${setup.scenarioFile})` : ''}\n`);
+    const result = await setup.runner.run({
+      agentId: opts.agent,
+      input: opts.input,
+      ...(opts.thread ? { threadId: opts.thread } : {}),
+      ...(opts.traceparent ? { traceparent: opts.traceparent } : {}),
+      ...(opts.tracestate ? { tracestate: opts.tracestate } : {}),
+    });
+    process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+    return result.status === 'completed' ? 0 : 1;
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    const usage = err instanceof UsageError || code === 'AGENT_NOT_FOUND' || code === 'INVALID_REQUEST' || code === 'INVALID_TRACEPARENT';
+    process.stderr.write(`baton run: ${(err as Error).message ?? String(err)}\n`);
+    return usage ? 2 : 1;
+  } finally {
+    await setup?.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,77 @@
+import { Option } from 'commander';
+import type { Command } from 'commander';
+
+interface ServeCommandOptions {
+  host: string;
+  port: string;
+  agents: string;
+  token?: string;
+  store: string;
+  guardrailUrl?: string;
+  scenario?: string;
+  tools?: string[];
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** `baton serve`: the runner as an HTTP service until SIGINT/SIGTERM. */
+export function register(program: Command): void {
+  program
+    .command('serve')
+    .description('serve the runner over HTTP: POST /v1/runs, GET /v1/threads/:id, GET /healthz')
+    .option('--host <host>', 'address to bind', '127.0.0.1')
+    .option('--port <port>', 'port to bind (0 picks a free one)', '8788')
+    .option('--agents <dir>', 'directory of *.agent.yml manifests (and baton.yml)', 'agents')
+    .addOption(new Option('--token <token>', 'bearer token required on /v1/* (required off loopback)').env('BATON_RUNNER_TOKEN'))
+    .option('--store <file>', 'SQLite file for threads, runs and state', '.baton/baton.db')
+    .addOption(new Option('--guardrail-url <url>', 'guardrail service URL (default: the in-process engine)').env('BATON_GUARDRAIL_URL'))
+    .option('--scenario <file>', 'offline-model scenario (default: <agents>/../scenarios/*.scenario.yml)')
+    .option('--tools <module>', 'module exporting `tools` (repeatable; default: <agents>/../tools/*.mjs)', collect)
+    .action(async (opts: ServeCommandOptions) => {
+      process.exitCode = await serveCommand(opts);
+    });
+}
+
+async function serveCommand(opts: ServeCommandOptions): Promise<number> {
+  const { setupRunner, UsageError } = await import('./runner-setup.js');
+  const port = Number(opts.port);
+  if (!/^\d+$/.test(opts.port) || port > 65535) {
+    process.stderr.write(`baton serve: --port must be an integer from 0 to 65535; got ${JSON.stringify(opts.port)}\n`);
+    return 2;
+  }
+  let setup: Awaited<ReturnType<typeof setupRunner>> | undefined;
+  try {
+    setup = await setupRunner({
+      agentsDir: opts.agents,
+      storeFile: opts.store,
+      env: process.env,
+      ...(opts.guardrailUrl ? { guardrailUrl: opts.guardrailUrl, ...(process.env.BATON_GUARDRAIL_TOKEN ? { guardrailToken: process.env.BATON_GUARDRAIL_TOKEN } : {}) } : {}),
+      ...(opts.scenario ? { scenarioFile: opts.scenario } : {}),
+      ...(opts.tools ? { toolModules: opts.tools } : {}),
+    });
+    const { createRunnerServer } = await import('@baton/runner/http');
+    const server = createRunnerServer({ runner: setup.runner, store: setup.store, host: opts.host, port, ...(opts.token ? { token: opts.token } : {}) });
+    const { url } = await server.listen();
+    process.stdout.write(`baton serve: listening on ${url} (model: ${setup.label})\n`);
+    const current = setup;
+    await new Promise<void>((resolveStop) => {
+      const stop = (signal: string) => {
+        process.stderr.write(`baton serve: ${signal}, finishing in-flight runs\n`);
+        void server
+          .close()
+          .then(() => current.close())
+          .finally(() => resolveStop());
+      };
+      process.once('SIGINT', () => stop('SIGINT'));
+      process.once('SIGTERM', () => stop('SIGTERM'));
+    });
+    setup = undefined;
+    return 0;
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    process.stderr.write(`baton serve: ${(err as Error).message ?? String(err)}\n`);
+    return err instanceof UsageError || code === 'RUNNER_HTTP_CONFIG' ? 2 : 1;
+  } finally {
+    await setup?.close().catch(() => undefined);
+  }
+}

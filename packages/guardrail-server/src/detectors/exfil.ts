@@ -1,0 +1,151 @@
+/**
+ * Exfiltration links: URLs that would carry conversation data to an outside host when rendered
+ * (Markdown or HTML images, CSS url(), iframes) or followed (links), `javascript:` URLs and
+ * inline event handlers, and texts that instruct a model to produce such a URL.
+ *
+ * A URL "carries data" when a query value, path segment or subdomain label holds an encoded
+ * payload (base64, hex, heavy percent- or plus-encoding), a template placeholder
+ * (`[DATA]`, `{summary}`, `USER_MESSAGE_ENCODED`), PII or a sensitive parameter name, or when the
+ * URL ends in an empty parameter waiting for data. Hosts on the allowlist are never flagged;
+ * URLs in inline code or fenced code blocks are not rendered and not flagged.
+ */
+import { Buffer } from 'node:buffer';
+import { detectPii } from './pii.js';
+import type { DetectedSpan } from './types.js';
+
+export type ExfilType = 'IMAGE_EXFIL' | 'LINK_EXFIL' | 'SCRIPT_URL' | 'EXFIL_INSTRUCTION';
+
+/** Options for {@link detectExfiltration}. */
+export interface DetectExfilOptions {
+  /** Hosts (and their subdomains) that may receive data, e.g. `docs.example.com`. */
+  allowedDomains?: readonly string[];
+}
+
+const URL_RE = /\b(?:https?:\/\/|javascript:|data:text\/html)[^\s<>"'`)]{0,2048}/gi;
+const CODE_SPAN = /```[^]*?```|`[^`\n]{1,400}`/g;
+const IMAGE_CONTEXT =
+  /(?:!\[[^\]\n]{0,200}\]\(\s*<?|<(?:img|iframe|image|source|video|audio|embed|object|input|link|script|frame)\b[^>]{0,300}?(?:src|href|data|srcset|poster|background)\s*=\s*["']?|url\(\s*["']?)$/i;
+const LINK_CONTEXT = /(?:\]\(\s*<?|<a\b[^>]{0,300}?href\s*=\s*["']?)$/i;
+const IMAGE_REF = /!\[[^\]\n]{0,200}\]\[([^\]\n]{1,100})\]/g;
+const REF_DEF = /^[ \t]{0,3}\[([^\]\n]{1,100})\]:[ \t]*/;
+const EVENT_HANDLER = /<[a-z][^>]{0,300}?\bon(?:error|load|mouseover|focus|click)\s*=/gi;
+const PLACEHOLDER = /\[[A-Z][A-Z_ ]{1,30}\]|\{[a-z_]{2,30}\}|\b[A-Z]{2,}(?:_[A-Z]{2,}){2,}\b|\$\{?[A-Z_]{3,}\}?|<[A-Z_]{3,}>|=\.{3}/;
+const SENSITIVE_PARAM =
+  /^(?:ssn|cc|card|cardnumber|password|passwd|pwd|secret|token|apikey|api_key|key|history|conversation|chat|summary|prompt|cookie|session|memory|context|creds?|credentials?|email|phone|address|dob)$/i;
+const INSTRUCTION =
+  /\b(?:replac(?:e|ing)|fill|substitut(?:e|ing)|whereas|where)\s+(?:\[[A-Z_]+\]|\{[a-z_]+\}|[A-Z]{2,}(?:_[A-Z]{2,})+|\.\.\.)|\b(?:append|add|put|include|encode|attach)\b[^.\n]{0,120}\b(?:to|after|in|into|at the end of)\b[^.\n]{0,40}(?:url|link|image|img|https?:\/\/)|\b(?:url|link|image|pixel)[^.\n]{0,60}\b(?:followed by|plus|\+ )[^.\n]{0,60}\b(?:user|conversation|chat|message|summary|address|email|password|secret|keys?|history)\b/i;
+const BASE64ISH = /^[A-Za-z0-9+/_-]{20,}={0,2}$/;
+const HEX = /^[0-9a-fA-F]{24,}$/;
+
+function hostAllowed(host: string, allowed: readonly string[]): boolean {
+  const h = host.toLowerCase();
+  return allowed.some((d) => h === d || h.endsWith(`.${d}`));
+}
+
+function safeDecode(v: string): string {
+  try {
+    return decodeURIComponent(v.replace(/\+/g, ' '));
+  } catch {
+    return v;
+  }
+}
+
+// A raw (still encoded) URL part that decodes to several words of text or to PII.
+function carriesText(part: string): boolean {
+  const decoded = safeDecode(part);
+  if (decoded === part) return false;
+  return decoded.split(/\s+/).filter(Boolean).length >= 4 || detectPii(decoded).length > 0;
+}
+
+function readable(s: string): boolean {
+  return /^[\x20-\x7e\n]+$/.test(s) && /[a-z]{3}/i.test(s);
+}
+
+function looksEncoded(value: string): boolean {
+  if (HEX.test(value)) return true;
+  if (BASE64ISH.test(value) && /[A-Z]/.test(value) && /[a-z]/.test(value) && /\d/.test(value)) return true;
+  if (BASE64ISH.test(value) && value.length >= 24) {
+    const d = Buffer.from(value.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8');
+    if (readable(d)) return true;
+  }
+  return false;
+}
+
+/** Why a URL carries data, or undefined when it does not. */
+export function urlCarriesData(raw: string): string | undefined {
+  if (/^javascript:|^data:text\/html/i.test(raw)) return 'script';
+  if (PLACEHOLDER.test(raw)) return 'placeholder';
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return undefined;
+  }
+  if (raw.endsWith('=')) return 'empty-parameter';
+  // A path segment like /azure=[DATA] or /colab=... is a parameter in disguise.
+  if (/\/[a-z]{2,12}=/i.test(url.pathname)) return 'path-parameter';
+  for (const label of url.hostname.split('.').slice(0, -2)) {
+    if (label.length >= 16 && /\d/.test(label) && /[a-z]/i.test(label)) return 'subdomain-payload';
+  }
+  for (const seg of url.pathname.split('/')) {
+    if (seg.length >= 32 && looksEncoded(seg)) return 'path-payload';
+    if (seg.length >= 16 && carriesText(seg)) return 'path-payload';
+  }
+  for (const [name, value] of url.searchParams) {
+    if (!value) continue;
+    const trimmed = value.trim();
+    if (/^(?:\{|\[\s*[[{"'\d])/.test(trimmed)) continue; // a JSON config (charts), not a payload
+    if (SENSITIVE_PARAM.test(name) && trimmed.length >= 6) return 'sensitive-parameter';
+    if (trimmed.split(/[\s=&:;,.]+/).some((t) => t.length >= 20 && looksEncoded(t))) return 'encoded-value';
+    const words = trimmed.split(/\s+/).filter(Boolean).length;
+    if ((raw.match(/%[0-9a-f]{2}/gi)?.length ?? 0) >= 4 && trimmed.length >= 24) return 'percent-encoded-text';
+    if (words >= 6 || trimmed.length >= 80) return 'long-value';
+    if (detectPii(trimmed).length > 0) return 'pii-value';
+  }
+  return undefined;
+}
+
+/** Finds exfiltration spans in `text`. */
+export function detectExfiltration(text: string, options: DetectExfilOptions = {}): DetectedSpan[] {
+  const allowed = options.allowedDomains ?? [];
+  const found: DetectedSpan[] = [];
+  const hasUrl = /https?:\/\/|javascript:|data:text|url\(|<[a-z]/i.test(text);
+  if (hasUrl) {
+    // Code is shown, not rendered: blank it out (same length, so offsets stay valid).
+    const visible = text.includes('`') ? text.replace(CODE_SPAN, (m) => ' '.repeat(m.length)) : text;
+    const imageRefs = new Set<string>();
+    for (const m of visible.matchAll(IMAGE_REF)) imageRefs.add(m[1]!.toLowerCase());
+    for (const m of visible.matchAll(URL_RE)) {
+      const raw = /^javascript:/i.test(m[0]) ? m[0] : m[0].replace(/[.,;:!?]+$/, '');
+      const start = m.index;
+      const before = visible.slice(Math.max(0, start - 400), start);
+      const lineStart = before.lastIndexOf('\n') + 1;
+      const refDef = REF_DEF.exec(before.slice(lineStart));
+      const isImage = IMAGE_CONTEXT.test(before) || (refDef !== null && imageRefs.has(refDef[1]!.toLowerCase()));
+      const isLink = isImage || LINK_CONTEXT.test(before) || refDef !== null;
+      let host = '';
+      try {
+        host = new URL(raw).hostname;
+      } catch {
+        host = '';
+      }
+      if (host && hostAllowed(host, allowed)) continue;
+      const why = urlCarriesData(raw);
+      if (!why) continue;
+      const type: ExfilType = why === 'script' ? 'SCRIPT_URL' : isImage ? 'IMAGE_EXFIL' : 'LINK_EXFIL';
+      found.push({ type, start, end: start + raw.length, severity: type === 'LINK_EXFIL' && !isLink ? 'medium' : 'high' });
+    }
+    for (const m of visible.matchAll(EVENT_HANDLER)) found.push({ type: 'SCRIPT_URL', start: m.index, end: m.index + m[0].length, severity: 'high' });
+  }
+  // Instructions to build such a URL, including ones split into quoted string fragments.
+  const joined = text.includes('","') ? text.replace(/",\s*"/g, '').replace(/"/g, '') : text;
+  if (joined !== text && found.length === 0) {
+    const inner = detectExfiltration(joined, options);
+    if (inner.length > 0) found.push({ type: 'EXFIL_INSTRUCTION', start: 0, end: text.length, severity: 'high' });
+  }
+  if (found.length === 0 && /https?:\/\/|!\[|<img|\b(?:url|image|link)\b/i.test(text)) {
+    const m = INSTRUCTION.exec(text);
+    if (m) found.push({ type: 'EXFIL_INSTRUCTION', start: m.index, end: m.index + m[0].length, severity: 'high' });
+  }
+  return found;
+}

@@ -1,0 +1,146 @@
+/**
+ * Structured PII with validation: e-mail addresses, phone numbers, US SSNs (valid ranges),
+ * payment cards (Luhn), IBANs (mod 97) and IP addresses (v4 and v6). Type names follow
+ * Presidio's (EMAIL_ADDRESS, PHONE_NUMBER, US_SSN, CREDIT_CARD, IBAN_CODE, IP_ADDRESS).
+ *
+ * What is deliberately not PII: a number that fails its checksum, order/tracking/ticket
+ * numbers, dates, versions, UUIDs and hashes. Every pattern is linear-time.
+ */
+import { isIPv6 } from 'node:net';
+import type { DetectedSpan } from './types.js';
+
+export const PII_TYPES = ['EMAIL_ADDRESS', 'PHONE_NUMBER', 'US_SSN', 'CREDIT_CARD', 'IBAN_CODE', 'IP_ADDRESS'] as const;
+export type PiiType = (typeof PII_TYPES)[number];
+
+const EMAIL = /(?<![\w.%+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}(?![\w-])/g;
+const SSN = /(?<![\w-])(\d{3})([- ])(\d{2})\2(\d{4})(?![\w-])/g;
+const CARD = /(?<![\w-])\d(?:[ -]?\d){11,18}(?![\w-])/g;
+const IBAN = /(?<![\w])[A-Za-z]{2}\d{2}(?: ?[A-Za-z0-9]{4}){2,7}(?: ?[A-Za-z0-9]{1,3})?(?!\w)/g;
+const IPV4 = /(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?!\w|\.\d)/g;
+const IPV6 = /(?<![\w:.])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?:(?<=:)(?:\d{1,3}\.){3}\d{1,3})?(?![\w:])/g;
+const PHONE = /(?<![\w+./-])(?<!\d,)(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,4}\)[ .-]?)?(?:\d{7,12}|\d{1,4}(?:[ .-]\d{1,8}){1,5})(?:(?: ?(?:x|ext\.?) ?)\d{1,5})?(?![\w]|[.,/:-]\d|-[A-Za-z](?![a-z]))/g;
+
+// Words that, right before a number, say it is not a phone number or IP address.
+const NOT_PII_CONTEXT =
+  /(?:\b(?:order|tracking|invoice|ticket|ref|reference|part|section|isbn|version|ver|v|build|release|serial|sku|model|po|case|item|room|code|id|no|number|step|chapter|page|port|pin|licen[cs]e|suite|apt|unit|account)\b|#)[^\d\n]{0,24}$/i;
+// A word after a short spaced number makes it a street address ("3747 3911 Fourth Av").
+const PHONE_LABEL = /^(?:office|fax|mobile|cell|home|work|phone|tel|ext|or|and|to|is|for|if|x|on|at|during|between|please|call|text)$/i;
+const DATE_LIKE = /^(?:\d{4}[-./ ]\d{1,2}[-./ ]\d{1,2}|\d{1,2}[-./ ]\d{1,2}[-./ ]\d{2,4})$/;
+
+/** Luhn checksum over a digit string. */
+export function luhnValid(digits: string): boolean {
+  let sum = 0;
+  let double = false;
+  for (let i = digits.length - 1; i >= 0; i--) {
+    let d = digits.charCodeAt(i) - 48;
+    if (double) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+    double = !double;
+  }
+  return sum % 10 === 0;
+}
+
+/** ISO 13616 mod-97 check of an IBAN (spaces allowed, any case). */
+export function ibanValid(raw: string): boolean {
+  const iban = raw.replace(/ /g, '').toUpperCase();
+  if (iban.length < 15 || iban.length > 34) return false;
+  const rearranged = iban.slice(4) + iban.slice(0, 4);
+  let rem = 0;
+  for (const ch of rearranged) {
+    const code = ch.charCodeAt(0);
+    const val = code >= 65 ? String(code - 55) : ch;
+    for (const d of val) rem = (rem * 10 + (d.charCodeAt(0) - 48)) % 97;
+  }
+  return rem === 1;
+}
+
+/** US SSN ranges: area not 000, 666 or 900-999; group not 00; serial not 0000. */
+export function ssnValid(area: string, group: string, serial: string): boolean {
+  const a = Number(area);
+  return a !== 0 && a !== 666 && a < 900 && group !== '00' && serial !== '0000';
+}
+
+function contextBefore(text: string, start: number): string {
+  return text.slice(Math.max(0, start - 32), start);
+}
+
+function cardValid(match: string): boolean {
+  const seps = match.replace(/\d/g, '');
+  if (seps.length > 0 && !/^(?: +|-+)$/.test(seps)) return false; // one kind of separator
+  const digits = match.replace(/\D/g, '');
+  if (digits.length < 12 || digits.length > 19) return false;
+  if (/^(\d)\1+$/.test(digits)) return false;
+  // 12-digit numbers are only Maestro-range cards; other 12-digit strings are too common.
+  if (digits.length === 12 && !/^(?:5[06-9]|6)/.test(digits)) return false;
+  return luhnValid(digits);
+}
+
+function phoneValid(text: string, match: string, start: number): boolean {
+  const core = match.replace(/ ?(?:x|ext\.?) ?\d{1,5}$/, '');
+  const digits = core.replace(/\D/g, '');
+  if (digits.length < 7 || digits.length > 15) return false;
+  const grouped = /[ .()-]/.test(match.trim());
+  const international = match.startsWith('+');
+  if (!grouped && !international && (digits.length < 10 || digits.length > 11)) return false;
+  if (DATE_LIKE.test(core) || /^\d{4}[-/.]\d{1,2}[-/.]\d{1,2}\b/.test(core)) return false;
+  if (/^\d{1,3}(?:\.\d{1,3}){3}$/.test(core)) return false; // an IP address
+  if (/^\d+\.\d+$/.test(core)) return false; // a decimal number
+  if (/\d\.\d/.test(core) && !/^(?:\+?\d{1,4}\.)?\d{2,4}(?:\.\d{2,4}){2,}$/.test(core)) return false;
+  if (/^\d{4}-\d{3}$/.test(core)) return false; // a postal code (NNNN-NNN)
+  if (NOT_PII_CONTEXT.test(contextBefore(text, start))) return false;
+  if (!international && !/[()]/.test(core) && digits.length <= 8) {
+    const next = /^[ \t]+([A-Za-z]+)/.exec(text.slice(start + match.length, start + match.length + 24));
+    if (next && !PHONE_LABEL.test(next[1]!)) return false;
+  }
+  return true;
+}
+
+function push(out: DetectedSpan[], type: PiiType, start: number, end: number): void {
+  out.push({ type, start, end, severity: type === 'US_SSN' || type === 'CREDIT_CARD' || type === 'IBAN_CODE' ? 'high' : 'medium' });
+}
+
+/** Finds validated PII spans in `text`, sorted by start, non-overlapping (higher-priority type wins). */
+export function detectPii(text: string, types: ReadonlySet<PiiType> | undefined = undefined): DetectedSpan[] {
+  const want = (t: PiiType) => !types || types.has(t);
+  const found: DetectedSpan[] = [];
+  // Cheapest rejection first: no digit and no @ means nothing to find.
+  if (!/[\d@]/.test(text)) return found;
+  if (want('CREDIT_CARD')) for (const m of text.matchAll(CARD)) if (cardValid(m[0])) push(found, 'CREDIT_CARD', m.index, m.index + m[0].length);
+  if (want('IBAN_CODE'))
+    for (const m of text.matchAll(IBAN)) {
+      const v = m[0].replace(/ +$/, '');
+      if (ibanValid(v)) push(found, 'IBAN_CODE', m.index, m.index + v.length);
+    }
+  if (want('US_SSN'))
+    for (const m of text.matchAll(SSN)) if (ssnValid(m[1]!, m[3]!, m[4]!)) push(found, 'US_SSN', m.index, m.index + m[0].length);
+  if (want('EMAIL_ADDRESS') && text.includes('@')) for (const m of text.matchAll(EMAIL)) push(found, 'EMAIL_ADDRESS', m.index, m.index + m[0].length);
+  if (want('IP_ADDRESS')) {
+    for (const m of text.matchAll(IPV4)) if (!NOT_PII_CONTEXT.test(contextBefore(text, m.index))) push(found, 'IP_ADDRESS', m.index, m.index + m[0].length);
+    if (text.includes(':'))
+      for (const m of text.matchAll(IPV6)) {
+        const v = m[0];
+        if (v.length >= 6 && /[0-9a-fA-F]{2}/.test(v) && isIPv6(v)) push(found, 'IP_ADDRESS', m.index, m.index + v.length);
+      }
+  }
+  if (want('PHONE_NUMBER'))
+    for (const m of text.matchAll(PHONE)) {
+      const v = m[0].trimEnd();
+      if (phoneValid(text, v, m.index)) push(found, 'PHONE_NUMBER', m.index, m.index + v.length);
+    }
+  return resolveOverlaps(found);
+}
+
+const PRIORITY: Record<string, number> = { CREDIT_CARD: 0, IBAN_CODE: 1, US_SSN: 2, EMAIL_ADDRESS: 3, IP_ADDRESS: 4, PHONE_NUMBER: 5 };
+
+/** Keeps the higher-priority (then longer) span wherever two overlap. */
+export function resolveOverlaps(spans: DetectedSpan[]): DetectedSpan[] {
+  const ordered = [...spans].sort(
+    (a, b) => (PRIORITY[a.type] ?? 9) - (PRIORITY[b.type] ?? 9) || b.end - b.start - (a.end - a.start) || a.start - b.start,
+  );
+  const kept: DetectedSpan[] = [];
+  for (const s of ordered) if (!kept.some((k) => s.start < k.end && k.start < s.end)) kept.push(s);
+  return kept.sort((a, b) => a.start - b.start);
+}

@@ -1,0 +1,139 @@
+/**
+ * Secret-detection rules. Provider token formats follow the public rule sets of gitleaks
+ * (https://github.com/gitleaks/gitleaks, config/gitleaks.toml, MIT License, Copyright (c) 2019
+ * Zachary Rice) and secretlint (https://github.com/secretlint/secretlint, rule-preset-recommend,
+ * MIT License, Copyright (c) 2020 azu): the regular expressions are re-written for JavaScript
+ * (no inline flags, bounded repetition) rather than copied. See NOTICE in this package.
+ *
+ * `group` names the capture group that holds the secret value (0 = the whole match);
+ * `minEntropy` is a Shannon-entropy floor (bits per character) on that value.
+ */
+
+export interface SecretRule {
+  id: string;
+  re: RegExp;
+  group?: number;
+  minEntropy?: number;
+  /** Literal, lower-case substrings one of which must occur in the text for the rule to run. */
+  keywords?: string[];
+  /** Extra check on the value (after placeholder and entropy checks). */
+  check?: (value: string) => boolean;
+}
+
+const B = '(?:^|[^A-Za-z0-9_])'; // a left boundary that also works before non-word characters
+const E = '(?=$|[^A-Za-z0-9_])';
+const Q = `["'\`]?`;
+const ASSIGN = `${Q}\\s{0,3}(?::{1,3}=|\\?=|=>|=|:|,|\\s)\\s{0,3}${Q}`;
+const TRIVIAL = /^(?:user(?:name)?|pass(?:word)?|passwd|pwd|secret|test|token|admin|root|guest|xxx|yyy|foo|bar|baz|changeme|mypassword|example|demo|dbuser|apiuser|login|\[[^\]]*\]|\{[^}]*\})$/i;
+/** True when a credential value is a stand-in (`password`, `test`, `[PASSWORD]`, `{pass}`, `$VAR`). */
+export function isTrivialCredential(v: string): boolean {
+  return v.length < 4 || TRIVIAL.test(v) || /^\$|^%|^\{\{|^<|\$\{/.test(v);
+}
+// AWS documents AKIAIOSFODNN7EXAMPLE-style keys as examples.
+const notAwsExample = (v: string) => !v.includes('EXAMPLE');
+const hasDigitAndLetter = (v: string) => /\d/.test(v) && /[A-Za-z]/.test(v);
+
+export const SECRET_RULES: readonly SecretRule[] = [
+  { id: 'private-key', re: /-----BEGIN[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:\s|\\n){0,4}((?:[A-Za-z0-9+/=:-]|\s|\\n){64,4096})/g, group: 1, keywords: ['private key'], check: (v) => /[A-Za-z0-9+/]{40}/.test(v.replace(/\s|\\n/g, '')) },
+  { id: 'putty-private-key', re: /PuTTY-User-Key-File-\d: /g, keywords: ['putty'] },
+  { id: 'aws-access-key', re: new RegExp(`${B}((?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})${E}`, 'g'), group: 1, keywords: ['a3t', 'akia', 'asia', 'abia', 'acca'], check: notAwsExample },
+  { id: 'aws-secret-key', re: new RegExp(`aws[\\w.-]{0,20}(?:secret|key)[\\w.-]{0,20}${ASSIGN}([A-Za-z0-9/+=]{40})${E}`, 'gi'), group: 1, minEntropy: 3.5, keywords: ['aws'] },
+  { id: 'aws-bedrock-api-key', re: /\bABSK[A-Za-z0-9+/]{109,269}={0,2}/g, keywords: ['absk'], check: notAwsExample },
+  { id: 'gcp-service-account', re: /"type"\s{0,3}:\s{0,3}"service_account"/g, keywords: ['service_account'] },
+  { id: 'gcp-api-key', re: new RegExp(`${B}(AIza[\\w-]{35})${E}`, 'g'), group: 1, minEntropy: 3.5, keywords: ['aiza'] },
+  { id: 'azure-ad-client-secret', re: /(?:^|[\\'"`\s>=:(,])([a-zA-Z0-9_~.]{3}\dQ~[a-zA-Z0-9_~.-]{31,34})(?=$|[\\'"`\s<),])/g, group: 1, keywords: ['q~'] },
+  { id: 'azure-storage-key', re: /AccountKey=([A-Za-z0-9+/]{86}==)/g, group: 1, keywords: ['accountkey'] },
+  { id: 'github-token', re: /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}\b/g, minEntropy: 3, keywords: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'] },
+  { id: 'github-fine-grained-pat', re: /\bgithub_pat_[A-Za-z0-9_]{60,255}\b/g, minEntropy: 3, keywords: ['github_pat_'] },
+  { id: 'github-app-token', re: /\bghs_\d+_eyJ[\w.-]{20,}/g, keywords: ['ghs_'] },
+  { id: 'gitlab-token', re: /\b(?:glpat|gldt|glrt|glptt|glsoat|glffct|glcbt|gloas|glimt|glagent|glft)-[\w-]{20,}/g, minEntropy: 3, keywords: ['gl'] },
+  { id: 'slack-bot-token', re: /\bxoxb-\d{8,13}-(?:\d{10,13}[A-Za-z0-9-]*|[A-Za-z0-9]{18,26})/g, keywords: ['xoxb-'] },
+  { id: 'slack-user-token', re: /\bxox[pe](?:-\d{10,13}){3}-[A-Za-z0-9-]{28,34}/g, keywords: ['xoxp-', 'xoxe-'] },
+  { id: 'slack-legacy-token', re: /\bxox[os]-\d+-\d+-\d+-[a-fA-F\d]+/g, keywords: ['xoxo-', 'xoxs-'] },
+  { id: 'slack-legacy-workspace-token', re: /\bxox[ar]-(?:\d-)?[0-9a-zA-Z]{8,48}\b/g, keywords: ['xoxa-', 'xoxr-'] },
+  { id: 'slack-generic-token', re: /\bxox[bpo]-\d{8,14}-\d{8,14}(?:-[A-Za-z0-9]+)?/g, keywords: ['xox'] },
+  { id: 'slack-config-token', re: /\bxoxe(?:\.xox[bp])?-\d-[A-Za-z0-9]{100,200}/g, keywords: ['xoxe'] },
+  { id: 'slack-app-token', re: /\bxapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+/gi, keywords: ['xapp-'] },
+  { id: 'slack-webhook-url', re: /hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9+/_-]{20,}/g, keywords: ['hooks.slack.com'] },
+  { id: 'stripe-key', re: /\b(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{24,99}\b/g, keywords: ['sk_', 'rk_'] },
+  { id: 'openai-api-key', re: /\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{16,}T3BlbkFJ[A-Za-z0-9_-]{16,}/g, keywords: ['t3blbkfj'] },
+  { id: 'openai-project-key', re: /\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}/g, minEntropy: 3.5, keywords: ['sk-'], check: (v) => !/abcdefgh|abdcefgh/i.test(v) },
+  { id: 'anthropic-api-key', re: /\bsk-ant-(?:api\d\d|admin\d\d)-[\w-]{93}AA\b/g, keywords: ['sk-ant-'] },
+  { id: 'groq-api-key', re: /\bgsk_[A-Za-z0-9]{52}\b/g, keywords: ['gsk_'] },
+  { id: 'npm-token', re: /\bnpm_[A-Za-z0-9]{36}\b/g, minEntropy: 3, keywords: ['npm_'] },
+  { id: 'npmrc-auth', re: /_auth(?:Token)?\s{0,3}=\s{0,3}["']?([^\s"'$]{8,})/g, group: 1, keywords: ['_auth'] },
+  { id: 'twilio-api-key', re: /\bSK[0-9a-fA-F]{32}\b/g, minEntropy: 3, keywords: ['sk'] },
+  { id: 'sendgrid-api-key', re: /\bSG\.[\w-]{16,32}\.[\w-]{16,64}\b/g, keywords: ['sg.'] },
+  { id: 'jwt', re: /\bey[A-Za-z0-9]{10,}\.ey[A-Za-z0-9/\\_-]{10,}\.(?:[A-Za-z0-9/\\_-]{10,}={0,2})?/g, keywords: ['ey'] },
+  { id: 'huggingface-token', re: new RegExp(`${B}((?:hf_|api_org_)[A-Za-z]{34})${E}`, 'g'), group: 1, minEntropy: 3, keywords: ['hf_', 'api_org_'] },
+  { id: 'huggingface-token-new', re: /\bhf_[A-Za-z0-9]{30,40}\b/g, minEntropy: 3.5, keywords: ['hf_'] },
+  { id: 'databricks-token', re: /\bdapi[a-f0-9A-F]{32}(?:-\d)?\b/g, keywords: ['dapi'] },
+  { id: 'doppler-token', re: /\bdp\.pt\.[a-z0-9]{43}\b/gi, keywords: ['dp.pt.'] },
+  { id: 'figma-token', re: /\bfigd_[\w-]{40,}/g, keywords: ['figd_'] },
+  { id: 'linear-api-key', re: /\blin_api_[A-Za-z0-9]{40,}\b/g, keywords: ['lin_api_'] },
+  { id: 'notion-token', re: /\b(?:ntn_[0-9]{11}[A-Za-z0-9]{32}[A-Za-z0-9]{3}|secret_[A-Za-z0-9]{43})\b/g, keywords: ['ntn_', 'secret_'] },
+  { id: 'shopify-token', re: /\bshp(?:at|ca|pa|ss)_[A-Za-z0-9]{32}\b/g, keywords: ['shp'] },
+  { id: 'vercel-token', re: /\b(?:vercel|vc[pkrai])_[A-Za-z0-9]{24,}\b/gi, keywords: ['vercel', 'vc'] },
+  { id: 'cloudflare-token', re: /cloudflare[\w.-]{0,20}(?:key|token|secret)[\w.-]{0,20}["'`]?\s{0,3}[:=]\s{0,3}["'`]?([A-Za-z0-9_-]{37,40})\b/gi, group: 1, keywords: ['cloudflare'] },
+  { id: 'tailscale-key', re: /(?<![a-z])tskey-[a-z]{0,12}-?[A-Za-z0-9]{6,}-[A-Za-z0-9]{20,}/g, keywords: ['tskey-'] },
+  { id: 'vault-token', re: /\b(?:hvs|hvb|hvr)\.[\w-]{90,}\b|\bs\.[A-Za-z0-9]{24}\b|\bb\.AAAAAQ[\w-]{80,}/g, minEntropy: 3, check: hasDigitAndLetter, keywords: ['hvs.', 'hvb.', 'hvr.', 's.', 'b.aaaa'] },
+  { id: 'terraform-cloud-token', re: /\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9=_-]{60,70}\b/g, keywords: ['atlasv1'] },
+  { id: 'onepassword-token', re: /\bops_eyJ[A-Za-z0-9+/]{100,}={0,3}|\bA3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}\b/g, keywords: ['ops_', 'a3-'] },
+  { id: 'flyio-token', re: /\b(?:FlyV1 fm\d+_[\w+/=,-]{40,}|fo1_[\w-]{43}|fm[12][ar]?_[\w+/=-]{40,})/g, keywords: ['fly', 'fo1_', 'fm1', 'fm2'] },
+  { id: 'sourcegraph-token', re: /\b(?:sgp_(?:[a-fA-F0-9]{16}|local)_[a-fA-F0-9]{40}|sgp_[a-fA-F0-9]{40}|[a-fA-F0-9]{40}\b(?=.{0,20}sourcegraph))/g, minEntropy: 3, keywords: ['sgp_'] },
+  { id: 'grafana-token', minEntropy: 3, re: /\b(?:glc_[A-Za-z0-9+/]{32,400}={0,2}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|eyJrIjoi[A-Za-z0-9]{70,400}={0,2})/g, keywords: ['glc_', 'glsa_', 'eyjrijoi'] },
+  { id: 'sentry-token', re: /\bsntrys_eyJ[A-Za-z0-9+/=_-]{60,}|\bsntryu_[a-f0-9]{64}\b/g, keywords: ['sntry'] },
+  { id: 'facebook-token', re: /\bEAA[MC][A-Za-z0-9]{80,}|\b\d{15,16}(?:\||%7C)[0-9a-zA-Z_-]{27}\b/g, keywords: ['eaa', '|', '%7c'] },
+  { id: 'square-token', re: /\b(?:EAAA|sq0atp-|sq0csp-)[\w-]{22,60}\b/g, keywords: ['eaaa', 'sq0'] },
+  { id: 'heroku-token', re: /\bHRKU-AA[0-9a-zA-Z_-]{58}\b/g, keywords: ['hrku-'] },
+  { id: 'mailchimp-key', re: /\b[0-9a-f]{32}-us\d{1,2}\b/g, keywords: ['-us'] },
+  { id: 'okta-token', re: /\bokta[\w.-]{0,20}["'`]?\s{0,3}[:=]\s{0,3}["'`]?(00[\w=-]{40})\b/gi, group: 1, minEntropy: 4, keywords: ['okta'] },
+  { id: 'openshift-token', re: /\bsha256~[\w-]{43}\b/g, minEntropy: 3, keywords: ['sha256~'] },
+  { id: 'atlassian-token', re: /\bATATT3[A-Za-z0-9_=-]{186}\b/g, keywords: ['atatt3'] },
+  { id: 'scalingo-token', re: /\btk-us-[\w-]{48}\b/g, keywords: ['tk-us-'] },
+  { id: 'infracost-token', re: /(?<![\w.])ico-[A-Za-z0-9]{32}\b/g, minEntropy: 3, keywords: ['ico-'] },
+  { id: 'pypi-token', re: /\bpypi-AgEIcHlwaS5vcmc[\w-]{50,}/g, keywords: ['pypi-'] },
+  { id: 'docker-pat', re: /\bdckr_pat_[\w-]{27,}/g, keywords: ['dckr_pat_'] },
+  { id: 'basic-auth-url', re: /\b[a-z][a-z0-9+.-]{1,20}:\/\/([^\s:@/"'<>]{1,100}):([^\s/"'<>]{1,100})@(?!localhost\b|127\.0\.0\.1\b)[\w-]+(?:\.[\w-]+)*/gi, group: 2, keywords: ['://'], check: (v) => v.length >= 4 && shannonEntropyBits(v) >= 1.5 && !/^(?:password|passwd|mypassword|secret|your[_-]?\w*)$/i.test(v) && !/replace|changeme|^\$|^\{|\$\{|^<|^%/i.test(v) },
+  { id: 'curl-auth-user', re: /\bcurl\b[^]{0,300}?(?:\s-u|--user)\s{1,3}(\S{1,200})/g, group: 1, keywords: ['curl'], check: curlUserOk },
+  { id: 'curl-auth-header', re: /(?:-H|--header)\s{0,3}["'](?:Authorization:\s{0,3}(?:Basic|Bearer|Token|Digest)?\s{0,3}|[\w-]*(?:api-?key|token|auth|secret)[\w-]*:\s{0,3})([^\s"']{8,})/gi, group: 1, keywords: ['-h', '--header'], check: (v) => !isTrivialCredential(v) && !/^[({[$<]/.test(v) },
+  { id: 'sidekiq-secret', re: /BUNDLE_(?:ENTERPRISE__CONTRIBSYS__COM|GEMS__CONTRIBSYS__COM)\s{0,3}[:=]\s{0,3}["']?[a-f0-9]{8}:[a-f0-9]{8}/gi, keywords: ['contribsys'] },
+  { id: 'authorization-bearer', re: /\bAuthorization\s{0,3}[:=]\s{0,3}["']?(?:Bearer|Basic|Token)\s{1,3}([A-Za-z0-9._~+/=-]{16,})/g, group: 1, minEntropy: 3, keywords: ['authorization'] },
+  { id: 'intra42-client-secret', re: /\bs-s4t2(?:ud|af)-[a-f0-9]{64}\b/g, keywords: ['s-s4t2'] },
+  {
+    // A vendor's name in the variable, any token-shaped value (after gitleaks' keyword rules).
+    id: 'vendor-key-assignment',
+    re: /\b[\w.-]{0,20}(?:snyk|sonar|sumologic|sumo_|heroku|hubspot|messagebird|message_bird|sourcegraph|mailgun|twilio|sendgrid|datadog|newrelic|new_relic|pagerduty|algolia|airtable|asana|bitbucket|circleci|contentful|dropbox|netlify|postman|rapidapi|travis|typeform|zendesk|launchdarkly|mapbox|plaid|pulumi|sentry|zapier|octopus)[\w.-]{0,30}["'`]?\s{0,3}(?::{1,3}=|\?=|:=|=>|=|:)\s{0,3}["'`]?([A-Za-z0-9_=+/.-]{10,100})/gi,
+    group: 2,
+    minEntropy: 2.8,
+    check: hasDigitAndLetter,
+  },
+  {
+    // Generic assignment to a secret-sounding name, with an entropy floor on the value.
+    id: 'generic-secret-assignment',
+    re: /([\w.-]{0,40}(?:api[_.-]?key|apikey|secret|token|passwd|password|pwd|auth[_.-]?key|_auth|authtoken|credentials?|access[_.-]?key|private[_.-]?key|client[_.-]?secret|_key)[\w.-]{0,20})["'`]?\s{0,3}(?::{1,3}=|\?=|=>|=|:|,)\s{0,3}["'`]?([A-Za-z0-9_/+=~.!@#%^&*-]{8,120})/gi,
+    group: 2,
+    minEntropy: 3.2,
+    keywords: ['key', 'secret', 'token', 'pass', 'pwd', 'credential', 'auth', 'login', 'access'],
+    check: (v) => !isTrivialCredential(v),
+  },
+];
+
+function shannonEntropyBits(s: string): number {
+  const counts = new Map<string, number>();
+  for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let h = 0;
+  for (const n of counts.values()) h -= (n / s.length) * Math.log2(n / s.length);
+  return h;
+}
+
+function curlUserOk(raw: string): boolean {
+  const v = raw.replace(/["'{}]/g, '');
+  const i = v.indexOf(':');
+  if (i < 0) return false;
+  const user = v.slice(0, i);
+  const pass = v.slice(i + 1);
+  const strong = (x: string) =>
+    !isTrivialCredential(x) && ((x.length >= 6 && /\d|[^A-Za-z]/.test(x) && /[A-Za-z]/.test(x)) || (x.length >= 10 && shannonEntropyBits(x) >= 3));
+  return pass ? strong(pass) || (user.length === 0 && pass.length >= 8) : strong(user);
+}

@@ -1,0 +1,99 @@
+/**
+ * Secrets and credentials: provider token formats (secret-rules.ts, after gitleaks and
+ * secretlint) plus secret-named assignments whose value has enough entropy. Placeholders
+ * (`xxxx`, `<token>`, `${VAR}`, `changeme`) are not secrets.
+ */
+import { Buffer } from 'node:buffer';
+import { SECRET_RULES, type SecretRule } from './secret-rules.js';
+import type { DetectedSpan } from './types.js';
+
+/** Shannon entropy of `s` in bits per character. */
+export function shannonEntropy(s: string): number {
+  if (s.length === 0) return 0;
+  const counts = new Map<string, number>();
+  for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let h = 0;
+  for (const n of counts.values()) {
+    const p = n / s.length;
+    h -= p * Math.log2(p);
+  }
+  return h;
+}
+
+const PLACEHOLDER =
+  /(?:x{5,}|X{5,}|\[redacted|\*{3,}|#{3,}|\.{3}|<[^>]{0,40}>|\$\{|\{\{|%\(|\$[A-Z_]{3,}|your[_-]?(?:api[_-]?)?(?:key|token|secret|password)|changeme|placeholder|example[_-]?(?:key|token|secret)|redacted|dummy|sample|insert[_-]?here|process\.env|os\.environ|getenv)/i;
+
+function valueOf(m: RegExpMatchArray, rule: SecretRule): { value: string; start: number } {
+  const g = rule.group ?? 0;
+  if (g === 0) return { value: m[0], start: m.index! };
+  const value = m[g] ?? m[0];
+  const offset = m[0].lastIndexOf(value);
+  return { value, start: m.index! + Math.max(0, offset) };
+}
+
+function decodesToProse(value: string): boolean {
+  if (!/^[A-Za-z0-9+/]{16,}={0,2}$/.test(value)) return false;
+  const d = Buffer.from(value, 'base64').toString('utf8');
+  return /^[\x20-\x7e]+$/.test(d) && /^[a-z ]+$/i.test(d) && d.includes(' ');
+}
+
+function genericValueOk(name: string, value: string): boolean {
+  // Names that hold identifiers or public material, not secrets.
+  if (/(?:id|ids|name|url|uri|path|file|type|public[\w]*|bucket[\w]*|vault[\w]*|csrf[\w]*|meshing|notes)$/i.test(name.replace(/["'`\s]/g, ''))) return false;
+  if (/public|csrf|xsrf/i.test(name) || value.includes('EXAMPLE')) return false;
+  if (/^(?:xox|gh[pousr]_|sk[-_]|glpat-)/.test(value)) return false; // a provider rule's job
+  if (/^[A-Za-z]\w*$/.test(value) && value.includes('_') && shannonEntropy(value) < 4) return false; // an identifier
+  if (/[A-Za-z]{3,}-[A-Za-z]{3,}/.test(value) && /\d+\.\d+/.test(value)) return false; // a package coordinate
+  if (decodesToProse(value)) return false;
+  // Identifiers, dotted names and paths are not secrets: a secret mixes letters and digits.
+  if (!/\d/.test(value) || !/[A-Za-z]/.test(value)) return false;
+  if (/^[A-Za-z_][\w]*\.[A-Za-z_][\w.]*$/.test(value)) return false;
+  if (/^(?:true|false|null|none|undefined)$/i.test(value)) return false;
+  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) return true;
+  if (/\.(?:pem|key|json|ya?ml|txt|crt|p12|pfx|env)$/i.test(value)) return false;
+  if (/^v?\d+(?:\.\d+)+$/.test(value)) return false;
+  return true;
+}
+
+/** Which rules to run, and extra options. */
+export interface DetectSecretsOptions {
+  /** Rule ids to skip. */
+  disabledRules?: ReadonlySet<string>;
+}
+
+/** Finds secret spans in `text`. Overlapping hits collapse to the widest span. */
+export function detectSecrets(text: string, options: DetectSecretsOptions = {}): DetectedSpan[] {
+  const found: DetectedSpan[] = [];
+  if (text.length < 8) return found;
+  const lower = text.toLowerCase();
+  for (const rule of SECRET_RULES) {
+    if (options.disabledRules?.has(rule.id)) continue;
+    if (rule.keywords && !rule.keywords.some((k) => lower.includes(k))) continue;
+    rule.re.lastIndex = 0;
+    let n = 0;
+    for (const m of text.matchAll(rule.re)) {
+      if (++n > 256) break;
+      const { value, start } = valueOf(m, rule);
+      if (PLACEHOLDER.test(value) || /^(?:\.\.|\[redacted|-?#{3})/i.test(text.slice(start + value.length, start + value.length + 12))) continue;
+      if (rule.check && !rule.check(value)) continue;
+      if (rule.minEntropy !== undefined && shannonEntropy(value) < rule.minEntropy) continue;
+      if (rule.id === 'generic-secret-assignment' && !genericValueOk(m[1] ?? '', value)) continue;
+      found.push({ type: rule.id, start, end: start + value.length, severity: 'critical' });
+    }
+  }
+  return mergeSpans(found);
+}
+
+function mergeSpans(spans: DetectedSpan[]): DetectedSpan[] {
+  spans.sort((a, b) => a.start - b.start || b.end - a.end);
+  const out: DetectedSpan[] = [];
+  for (const s of spans) {
+    const last = out[out.length - 1];
+    if (last && s.start < last.end) {
+      last.end = Math.max(last.end, s.end);
+      continue;
+    }
+    out.push({ ...s });
+  }
+  return out;
+}

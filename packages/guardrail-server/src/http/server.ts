@@ -1,0 +1,240 @@
+import type { AddressInfo } from 'node:net';
+import { fastify, LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { GuardrailRequest, GuardrailResponse } from '@baton/manifest';
+import { createBearerCheck, isLoopbackHost } from './auth.js';
+import { isJsonContentType, parseJsonBody } from './body.js';
+import { errorBody, GuardrailHttpConfigError, GuardrailHttpListenError, type HttpErrorCode } from './errors.js';
+import { DEFAULTS, MAX_JSON_DEPTH_CEILING, type GuardrailServerOptions, type ServiceValidator } from './options.js';
+import { checkGuardrailRequest } from './request.js';
+import { traceIdsFromHeaders } from './trace.js';
+
+/** A running (or ready to run) guardrail HTTP service. */
+export interface GuardrailServer {
+  /** The Fastify instance: use `app.inject()` in tests to skip the socket. */
+  readonly app: FastifyInstance;
+  /** Binds the configured host and port; resolves with the URL it serves on. */
+  listen(): Promise<{ url: string; port: number }>;
+  /** Stops accepting connections, lets in-flight requests finish, then closes. */
+  close(): Promise<void>;
+}
+
+/** What the one log line per request carries. Never payload text. */
+interface RequestLogFields {
+  trace_id?: string;
+  span_id?: string;
+  action_type?: string;
+  decision?: string;
+  reason_code?: string;
+  error_code?: HttpErrorCode;
+}
+
+const ALLOWED_METHODS: Record<string, string> = { '/v1/validate': 'POST', '/healthz': 'GET, HEAD' };
+
+/**
+ * Creates the `POST /v1/validate` + `GET /healthz` service around a validator. Throws
+ * {@link GuardrailHttpConfigError} for bad options, including a non-loopback host without a token.
+ */
+export function createGuardrailServer(options: GuardrailServerOptions): GuardrailServer {
+  const config = resolveOptions(options);
+  const validator = options.validator;
+  const checkBearer = config.token === undefined ? undefined : createBearerCheck(config.token);
+  const logFields = new WeakMap<FastifyRequest, RequestLogFields>();
+
+  const app = fastify({
+    bodyLimit: config.bodyLimitBytes,
+    requestTimeout: 30_000,
+    logger: loggerOptions(options.logger),
+    logController: new LogController({ disableRequestLogging: true }),
+    return503OnClosing: true,
+    frameworkErrors: (error, _request, reply) => {
+      void (reply as unknown as FastifyReply).code(400).send(errorBody('bad_request', error.message));
+    },
+  });
+
+  // One raw-buffer parser for every content type: the route decides what it accepts, so a wrong
+  // type is a clean 415 and the JSON checks (UTF-8, depth) run before JSON.parse sees the text.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+
+  app.addHook('onRequest', async (request) => {
+    const ids = traceIdsFromHeaders(request.headers);
+    logFields.set(request, ids ? { ...ids } : {});
+  });
+
+  // During shutdown, answers close their connection so keep-alive sockets don't hold close() open.
+  let closing = false;
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) void reply.header('connection', 'close');
+    return payload;
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    const fields = logFields.get(request) ?? {};
+    request.log.info(
+      {
+        ...fields,
+        method: request.method,
+        route: request.routeOptions.url ?? 'unmatched',
+        status: reply.statusCode,
+        latency_ms: Math.round(reply.elapsedTime * 1000) / 1000,
+      },
+      'request completed',
+    );
+  });
+
+  const fail = (request: FastifyRequest, reply: FastifyReply, status: number, code: HttpErrorCode, message: string): FastifyReply => {
+    const fields = logFields.get(request);
+    if (fields) fields.error_code = code;
+    return reply.code(status).send(errorBody(code, message));
+  };
+
+  app.route({
+    method: 'POST',
+    url: '/v1/validate',
+    onRequest: async (request, reply) => {
+      if (checkBearer && !checkBearer(request.headers.authorization)) {
+        void reply.header('www-authenticate', 'Bearer');
+        return fail(request, reply, 401, 'unauthorized', 'a valid "Authorization: Bearer <token>" header is required');
+      }
+      if (!isJsonContentType(request.headers['content-type'])) {
+        const got = request.headers['content-type'];
+        return fail(request, reply, 415, 'unsupported_media_type', `Content-Type must be application/json (UTF-8); got ${got === undefined ? 'none' : JSON.stringify(got.slice(0, 80))}`);
+      }
+      return undefined;
+    },
+    handler: async (request, reply) => {
+      const raw = request.body;
+      if (!Buffer.isBuffer(raw) || raw.length === 0) {
+        return fail(request, reply, 400, 'invalid_json', 'request body is empty; expected a JSON object');
+      }
+      const body = parseJsonBody(raw, config.maxJsonDepth);
+      if (!body.ok) return fail(request, reply, 400, body.error.error.code, body.error.error.message);
+      const checked = checkGuardrailRequest(body.value);
+      if (!checked.ok) return fail(request, reply, 400, 'invalid_request', checked.message);
+
+      const guardrailRequest = checked.request;
+      const fields = logFields.get(request);
+      if (fields) {
+        fields.action_type = guardrailRequest.action_type;
+        // Correlate by the body's trace ids when the caller sent no traceparent header.
+        fields.trace_id ??= guardrailRequest.trace.trace_id;
+        fields.span_id ??= guardrailRequest.trace.span_id;
+      }
+      const response = await decide(validator, guardrailRequest, request);
+      if (fields) {
+        fields.decision = response.decision;
+        fields.reason_code = response.reason_code;
+      }
+      return reply.code(200).send(response);
+    },
+  });
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+
+  for (const [url, allow] of Object.entries(ALLOWED_METHODS)) {
+    const taken = allow.split(', ');
+    const others = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'].filter((m) => !taken.includes(m));
+    app.route({
+      method: others,
+      url,
+      handler: async (request, reply) => {
+        void reply.header('allow', allow);
+        return fail(request, reply, 405, 'method_not_allowed', `${request.method} is not allowed on ${url}; use ${allow}`);
+      },
+    });
+  }
+
+  app.setNotFoundHandler(async (request, reply) =>
+    fail(request, reply, 404, 'not_found', `no route for ${request.method} ${truncatePath(request.url)}; the service serves POST /v1/validate and GET /healthz`),
+  );
+
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
+    const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
+    if (status === 413) {
+      return fail(request, reply, 413, 'payload_too_large', `request body is larger than ${config.bodyLimitBytes} bytes`);
+    }
+    if (status === 415) return fail(request, reply, 415, 'unsupported_media_type', 'Content-Type must be application/json');
+    if (status >= 400 && status < 500) return fail(request, reply, status, 'bad_request', error.message);
+    // Only the error's name and code: its message could quote a request payload.
+    request.log.error({ err_name: error.name, err_code: error.code }, 'guardrail request failed');
+    return fail(request, reply, 500, 'internal_error', 'the guardrail service failed to process the request');
+  });
+
+  return {
+    app,
+    async listen() {
+      try {
+        await app.listen({ host: config.host, port: config.port });
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        const why = code === 'EADDRINUSE' ? 'the port is already in use' : code === 'EACCES' ? 'permission denied' : code === 'EADDRNOTAVAIL' ? 'the address is not available on this machine' : (err as Error).message;
+        throw new GuardrailHttpListenError(`cannot listen on ${config.host}:${config.port}: ${why}`, { cause: err });
+      }
+      const port = (app.server.address() as AddressInfo).port;
+      const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+      return { url: `http://${host}:${port}`, port };
+    },
+    async close() {
+      closing = true;
+      await app.close();
+    },
+  };
+}
+
+async function decide(validator: ServiceValidator, request: GuardrailRequest, http: FastifyRequest): Promise<GuardrailResponse> {
+  const traceparent = http.headers.traceparent;
+  const tracestate = http.headers.tracestate;
+  const response =
+    typeof validator.validateSync === 'function'
+      ? validator.validateSync(request)
+      : await validator.validate(request, {
+          ...(typeof traceparent === 'string' ? { traceparent } : {}),
+          ...(typeof tracestate === 'string' ? { tracestate } : {}),
+        });
+  // The contract says the response echoes action_id; hold the validator to it.
+  return response.action_id === request.action_id ? response : { ...response, action_id: request.action_id };
+}
+
+function resolveOptions(options: GuardrailServerOptions) {
+  if (options === null || typeof options !== 'object' || typeof options.validator?.validate !== 'function') {
+    throw new GuardrailHttpConfigError('createGuardrailServer needs options.validator with a validate(request) method');
+  }
+  const host = options.host ?? DEFAULTS.host;
+  if (typeof host !== 'string' || host.trim() === '') throw new GuardrailHttpConfigError('host must be a non-empty string');
+  const port = options.port ?? DEFAULTS.port;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new GuardrailHttpConfigError(`port must be an integer from 0 to 65535; got ${String(port)}`);
+  }
+  const token = options.token === '' ? undefined : options.token;
+  if (token !== undefined && (typeof token !== 'string' || /\s/.test(token))) {
+    throw new GuardrailHttpConfigError('token must be a string without whitespace');
+  }
+  if (token === undefined && !isLoopbackHost(host)) {
+    throw new GuardrailHttpConfigError(
+      `refusing to serve on non-loopback host ${host} without a bearer token; set a token (BATON_GUARDRAIL_TOKEN or --token) or bind 127.0.0.1`,
+    );
+  }
+  const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULTS.bodyLimitBytes;
+  if (!Number.isInteger(bodyLimitBytes) || bodyLimitBytes < 1) {
+    throw new GuardrailHttpConfigError(`bodyLimitBytes must be a positive integer; got ${String(bodyLimitBytes)}`);
+  }
+  const maxJsonDepth = options.maxJsonDepth ?? DEFAULTS.maxJsonDepth;
+  if (!Number.isInteger(maxJsonDepth) || maxJsonDepth < 2 || maxJsonDepth > MAX_JSON_DEPTH_CEILING) {
+    throw new GuardrailHttpConfigError(`maxJsonDepth must be an integer from 2 to ${MAX_JSON_DEPTH_CEILING}; got ${String(maxJsonDepth)}`);
+  }
+  return { host, port, token, bodyLimitBytes, maxJsonDepth };
+}
+
+function loggerOptions(logger: GuardrailServerOptions['logger']) {
+  if (logger === undefined || logger === false) return false;
+  if (logger === true) return { level: 'info' };
+  return {
+    level: logger.level ?? 'info',
+    ...(logger.destination ? { stream: logger.destination } : {}),
+  };
+}
+
+function truncatePath(url: string): string {
+  const path = url.split('?')[0] ?? '';
+  return path.length > 100 ? `${path.slice(0, 97)}...` : path;
+}

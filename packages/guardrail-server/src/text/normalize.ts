@@ -1,0 +1,63 @@
+/**
+ * Text folding for matching: what an attacker can vary without changing what a model reads.
+ * The folded text is for detection only; offsets in it do not map back to the input.
+ */
+
+// Zero-width, joiners, soft hyphen, word joiner, BOM, bidi controls, Mongolian vowel separator.
+const INVISIBLE = /[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+// Unicode tag characters (U+E0000..U+E007F) mirror ASCII and are invisible when rendered.
+const TAG_CHARS = /[\u{e0000}-\u{e007f}]/gu;
+const NON_ASCII = /[^\x00-\x7f]/;
+
+// Cyrillic, Greek and a few other letters that render like Latin ones (subset of Unicode
+// confusables.txt that NFKC leaves alone).
+const CONFUSABLES: Record<string, string> = {
+  а: 'a', в: 'b', е: 'e', ё: 'e', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c', т: 't', у: 'y', х: 'x',
+  ѕ: 's', і: 'i', ї: 'i', ј: 'j', ԁ: 'd', ԛ: 'q', ԝ: 'w', һ: 'h', ɡ: 'g', ո: 'n', ս: 'u',
+  А: 'A', В: 'B', Е: 'E', К: 'K', М: 'M', Н: 'H', О: 'O', Р: 'P', С: 'C', Т: 'T', Х: 'X', І: 'I', Ј: 'J', Ѕ: 'S',
+  α: 'a', ο: 'o', ρ: 'p', ν: 'v', τ: 't', ι: 'i', κ: 'k', υ: 'u', χ: 'x', ε: 'e',
+  Α: 'A', Β: 'B', Ε: 'E', Ζ: 'Z', Η: 'H', Ι: 'I', Κ: 'K', Μ: 'M', Ν: 'N', Ο: 'O', Ρ: 'P', Τ: 'T', Υ: 'Y', Χ: 'X',
+  'ı': 'i', 'ℓ': 'l',
+};
+const CONFUSABLE_RE = new RegExp(`[${Object.keys(CONFUSABLES).join('')}]`, 'g');
+const MIXED_TOKEN = /[\p{L}\p{M}]+/gu;
+
+const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's' };
+// A token that mixes letters with leet digits, e.g. "1gn0r3" or "pr3v10u5".
+const LEET_TOKEN = /\b(?=[a-z0-9@$]*[a-z])(?=[a-z0-9@$]*[013457@$])[a-z0-9@$]{3,}\b/g;
+// Letters separated by single spaces: "i g n o r e".
+const SPACED_LETTERS = /\b(?:[a-z] ){2,}[a-z]\b/g;
+
+/** Removes invisible characters (zero-width, bidi controls, tag characters). */
+export function stripInvisible(text: string): string {
+  return text.replace(INVISIBLE, '').replace(TAG_CHARS, '');
+}
+
+/** The ASCII text hidden in Unicode tag characters, or `''`. */
+export function decodeTagCharacters(text: string): string {
+  let out = '';
+  for (const m of text.matchAll(TAG_CHARS)) {
+    const cp = m[0].codePointAt(0)! - 0xe0000;
+    if (cp >= 0x20 && cp < 0x7f) out += String.fromCharCode(cp);
+  }
+  return out;
+}
+
+/**
+ * Folds text for detection: NFKC, invisible characters removed, confusable letters mapped to
+ * Latin, lower case, leetspeak tokens mapped to letters, spaced-out letters joined, whitespace
+ * collapsed.
+ */
+export function foldText(text: string): string {
+  let t = text;
+  if (NON_ASCII.test(t)) {
+    t = t.normalize('NFKC');
+    t = t.replace(INVISIBLE, '').replace(TAG_CHARS, '');
+    // Only tokens that already mix in Latin letters: real Cyrillic or Greek words stay intact.
+    t = t.replace(MIXED_TOKEN, (tok) => (/[A-Za-z]/.test(tok) ? tok.replace(CONFUSABLE_RE, (c) => CONFUSABLES[c] ?? c) : tok));
+  }
+  t = t.toLowerCase();
+  t = t.replace(LEET_TOKEN, (tok) => (/^[0-9.$@]+$/.test(tok) ? tok : tok.replace(/[013457@$]/g, (c) => LEET[c] ?? c)));
+  t = t.replace(SPACED_LETTERS, (run) => run.replace(/ /g, ''));
+  return t.replace(/\s+/g, ' ');
+}

@@ -1,0 +1,163 @@
+/**
+ * Every stop in @baton/packets is a `PacketError` with a stable string `code`. Subclasses say
+ * whose fault it is: the caller's authorization, the case data, the contract, or an upstream store.
+ */
+export type PacketErrorCode =
+  | 'MISSING_AUTHORIZATION'
+  | 'TENANT_MISMATCH'
+  | 'UNEXPECTED_FIELD'
+  | 'UNKNOWN_RECIPIENT'
+  | 'UNKNOWN_PURPOSE'
+  | 'POLICY_STORE_UNAVAILABLE'
+  | 'CASE_DATA_UNAVAILABLE'
+  | 'CASE_NOT_FOUND'
+  | 'TASK_TOO_LONG'
+  | 'TASK_BLOCKED'
+  | 'CONTRACT_INVALID'
+  | 'AUDIT_UNAVAILABLE'
+  | 'BOUNDARY_VIOLATION'
+  | 'PACKET_MISSING'
+  | 'INVALID_KEYS';
+
+export interface PacketErrorOptions {
+  /** The underlying error, if any. */
+  cause?: unknown;
+}
+
+/** Base class of every error thrown by @baton/packets. */
+export class PacketError extends Error {
+  readonly code: PacketErrorCode;
+  constructor(code: PacketErrorCode, message: string, options: PacketErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'PacketError';
+    this.code = code;
+  }
+}
+
+/** The caller is not authenticated for a tenant, subject or role (caller's fault). */
+export class MissingAuthorizationError extends PacketError {
+  constructor(message: string, options?: PacketErrorOptions) {
+    super('MISSING_AUTHORIZATION', message, options);
+    this.name = 'MissingAuthorizationError';
+  }
+}
+
+/** The case belongs to another tenant than the authenticated one (caller's fault). */
+export class TenantMismatchError extends PacketError {
+  constructor(message: string, options?: PacketErrorOptions) {
+    super('TENANT_MISMATCH', message, options);
+    this.name = 'TenantMismatchError';
+  }
+}
+
+/** A requested or returned field is not permitted for the purpose or not approved for the role. */
+export class UnexpectedFieldError extends PacketError {
+  /** The offending field name. */
+  readonly field: string;
+  constructor(field: string, message: string, options?: PacketErrorOptions) {
+    super('UNEXPECTED_FIELD', message, options);
+    this.name = 'UnexpectedFieldError';
+    this.field = field;
+  }
+}
+
+/** The destination is not a declared recipient in the contract. */
+export class UnknownRecipientError extends PacketError {
+  constructor(message: string, options?: PacketErrorOptions) {
+    super('UNKNOWN_RECIPIENT', message, options);
+    this.name = 'UnknownRecipientError';
+  }
+}
+
+/** The purpose is not declared for the recipient, or none could be chosen. */
+export class UnknownPurposeError extends PacketError {
+  constructor(message: string, options?: PacketErrorOptions) {
+    super('UNKNOWN_PURPOSE', message, options);
+    this.name = 'UnknownPurposeError';
+  }
+}
+
+/** The policy store could not be read or holds an invalid contract (upstream's fault; fail closed). */
+export class PolicyStoreUnavailableError extends PacketError {
+  constructor(message: string, options?: PacketErrorOptions) {
+    super('POLICY_STORE_UNAVAILABLE', message, options);
+    this.name = 'PolicyStoreUnavailableError';
+  }
+}
+
+/** The case-data source could not be read (upstream's fault; fail closed). */
+export class CaseDataUnavailableError extends PacketError {
+  constructor(message: string, options?: PacketErrorOptions) {
+    super('CASE_DATA_UNAVAILABLE', message, options);
+    this.name = 'CaseDataUnavailableError';
+  }
+}
+
+/** No case with that id exists for the tenant. */
+export class CaseNotFoundError extends PacketError {
+  constructor(message: string, options?: PacketErrorOptions) {
+    super('CASE_NOT_FOUND', message, options);
+    this.name = 'CaseNotFoundError';
+  }
+}
+
+/** The task statement is longer than the purpose allows. */
+export class TaskTooLongError extends PacketError {
+  constructor(message: string, options?: PacketErrorOptions) {
+    super('TASK_TOO_LONG', message, options);
+    this.name = 'TaskTooLongError';
+  }
+}
+
+/** The guardrail did not allow the packet (BLOCK, MODIFY or an unusable answer: fail closed). */
+export class TaskBlockedError extends PacketError {
+  /** The guardrail's reason code, when it answered. */
+  readonly reasonCode: string | undefined;
+  constructor(message: string, reasonCode?: string, options?: PacketErrorOptions) {
+    super('TASK_BLOCKED', message, options);
+    this.name = 'TaskBlockedError';
+    this.reasonCode = reasonCode;
+  }
+}
+
+/** A recipient contract file is malformed; `problems` carries one `file:line:col: message` per issue. */
+export class ContractInvalidError extends PacketError {
+  readonly problems: string[];
+  constructor(problems: string[], options?: PacketErrorOptions) {
+    super('CONTRACT_INVALID', `invalid recipient contract:\n${problems.join('\n')}`, options);
+    this.name = 'ContractInvalidError';
+    this.problems = problems;
+  }
+}
+
+/** The audit sink refused a record; the handoff does not proceed without its proof. */
+export class AuditUnavailableError extends PacketError {
+  constructor(message: string, options?: PacketErrorOptions) {
+    super('AUDIT_UNAVAILABLE', message, options);
+    this.name = 'AuditUnavailableError';
+  }
+}
+
+/** The recipient's model request carries something other than the packet. */
+export class BoundaryViolationError extends PacketError {
+  constructor(message: string, options?: PacketErrorOptions) {
+    super('BOUNDARY_VIOLATION', message, options);
+    this.name = 'BoundaryViolationError';
+  }
+}
+
+/** An SDK input filter ran without a packet prepared by `onHandoff` (fail closed). */
+export class PacketMissingError extends PacketError {
+  constructor(message: string, options?: PacketErrorOptions) {
+    super('PACKET_MISSING', message, options);
+    this.name = 'PacketMissingError';
+  }
+}
+
+/** The reference or audit key is missing or too short (configuration's fault). */
+export class InvalidKeysError extends PacketError {
+  constructor(message: string, options?: PacketErrorOptions) {
+    super('INVALID_KEYS', message, options);
+    this.name = 'InvalidKeysError';
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * Errors of @baton/runner. Every error has a stable string `code` and an optional `cause`; the
+ * subclass says whose fault it is (caller input, configuration, model, guardrail, limits).
+ */
+export class RunnerError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'RunnerError';
+    this.code = code;
+  }
+}
+
+/** Caller error: the requested agent (or version) is not in the registry. */
+export class AgentNotFoundError extends RunnerError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('AGENT_NOT_FOUND', message, options);
+    this.name = 'AgentNotFoundError';
+  }
+}
+
+/** Caller error: the run request itself is malformed. */
+export class InvalidRunRequestError extends RunnerError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('INVALID_REQUEST', message, options);
+    this.name = 'InvalidRunRequestError';
+  }
+}
+
+/** One problem found while loading agents or the deployment config, located in a file. */
+export interface RegistryProblem {
+  file: string;
+  line: number;
+  col: number;
+  message: string;
+  pointer?: string;
+}
+
+/** Configuration error: manifests or `baton.yml` are invalid, missing or inconsistent. */
+export class RegistryError extends RunnerError {
+  readonly problems: RegistryProblem[];
+  constructor(problems: RegistryProblem[], options?: { cause?: unknown; summary?: string }) {
+    const lines = problems.map((p) => `${p.file}:${p.line}:${p.col}: ${p.message}`);
+    super('REGISTRY_INVALID', [options?.summary ?? `agent registry has ${problems.length} problem(s):`, ...lines].join('\n'), options);
+    this.name = 'RegistryError';
+    this.problems = problems;
+  }
+}
+
+/** A handoff chain came back to an agent already in it (A → B → A). */
+export class HandoffLoopError extends RunnerError {
+  constructor(message: string) {
+    super('HANDOFF_LOOP', message);
+    this.name = 'HandoffLoopError';
+  }
+}
+
+/** A handoff chain grew past `limits.maxHandoffs`. */
+export class HandoffLimitError extends RunnerError {
+  constructor(message: string) {
+    super('HANDOFF_LIMIT', message);
+    this.name = 'HandoffLimitError';
+  }
+}
+
+/** A handoff was refused: target not allowed, guardrail BLOCK, or the handoff gate threw. */
+export class HandoffRejectedError extends RunnerError {
+  constructor(message: string, options?: { cause?: unknown; code?: string }) {
+    super(options?.code ?? 'HANDOFF_REJECTED', message, options);
+    this.name = 'HandoffRejectedError';
+  }
+}
+
+/** Model error: a tool call's arguments are not valid JSON or do not match the tool's schema. */
+export class ToolArgumentsError extends RunnerError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('TOOL_ARGUMENTS_INVALID', message, options);
+    this.name = 'ToolArgumentsError';
+  }
+}
+
+/** Limits: a `run()` call took longer than `limits.runTimeoutMs`. */
+export class RunTimeoutError extends RunnerError {
+  constructor(message: string) {
+    super('RUN_TIMEOUT', message);
+    this.name = 'RunTimeoutError';
+  }
+}
+
+/** A guardrail answered BLOCK (or failed and was treated as BLOCK) for a boundary that stops the run. */
+export class GuardrailBlockedError extends RunnerError {
+  readonly actionType: string;
+  readonly reasonCode: string;
+  constructor(actionType: string, reasonCode: string, message: string) {
+    super('GUARDRAIL_BLOCKED', message);
+    this.name = 'GuardrailBlockedError';
+    this.actionType = actionType;
+    this.reasonCode = reasonCode;
+  }
+}
+
+/** Upstream error: an agent subprocess or model failed. */
+export class AgentExecutionError extends RunnerError {
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+    this.name = 'AgentExecutionError';
+  }
+}
+
+/** `{ code, message }` for any thrown value, never a stack trace. */
+export function toErrorInfo(error: unknown, fallbackCode = 'INTERNAL_ERROR'): { code: string; message: string } {
+  if (error instanceof RunnerError) return { code: error.code, message: error.message };
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return { code: typeof code === 'string' && code.length > 0 ? code : fallbackCode, message: error.message };
+  }
+  return { code: fallbackCode, message: String(error) };
+}

@@ -1,0 +1,208 @@
+import type { AddressInfo } from 'node:net';
+import { fastify } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { RunnerError } from '../errors.js';
+import type { RunRequest, RunResult } from '../runner/types.js';
+import type { ThreadStore } from '../store/types.js';
+import { RunnerHttpConfigError, RunnerHttpListenError, errorBody } from './errors.js';
+import { CreateRunBodySchema, createBearerCheck, describeIssues, isJsonContentType, isLoopbackHost, jsonNestingExceeds } from './request.js';
+import { threadView } from './threads.js';
+
+/** Anything that runs a request: the Baton `Runner`, or a wrapper around it. */
+export interface RunnerLike {
+  run(request: RunRequest): Promise<RunResult>;
+}
+
+/** Options for {@link createRunnerServer}. */
+export interface RunnerServerOptions {
+  /** Executes `POST /v1/runs`. */
+  runner: RunnerLike;
+  /** Answers `GET /v1/threads/:id` (the store the runner writes to). */
+  store: ThreadStore;
+  /** Address to bind; default `127.0.0.1`. A non-loopback host requires `token`. */
+  host?: string;
+  /** Port to bind; default 8788; 0 picks a free port. */
+  port?: number;
+  /** Bearer token every `/v1/*` request must carry. Required off loopback. */
+  token?: string;
+  /** Largest accepted body in bytes; default 1 MiB (413 past it). */
+  bodyLimitBytes?: number;
+  /** Deepest accepted JSON nesting; default 64 (400 past it). */
+  maxJsonDepth?: number;
+  /** Fastify JSON logs: false (default) or true for stdout. */
+  logger?: boolean;
+}
+
+/** A running (or ready to run) runner HTTP service. */
+export interface RunnerServer {
+  /** The Fastify instance (`app.inject()` works too). */
+  readonly app: FastifyInstance;
+  /** Binds the host and port; resolves with the URL served. */
+  listen(): Promise<{ url: string; port: number }>;
+  /** Stops accepting connections, lets in-flight runs finish, then closes. */
+  close(): Promise<void>;
+}
+
+export const RUNNER_SERVER_DEFAULTS = { host: '127.0.0.1', port: 8788, bodyLimitBytes: 1024 * 1024, maxJsonDepth: 64 } as const;
+
+/** HTTP status for an error the runner threw, by its stable code. */
+function statusFor(code: string): number {
+  if (code === 'AGENT_NOT_FOUND' || code === 'STORE_THREAD_NOT_FOUND') return 404;
+  if (code === 'INVALID_REQUEST' || code === 'STORE_INVALID_INPUT' || code === 'INVALID_TRACEPARENT') return 400;
+  if (code === 'STORE_THREAD_BUSY') return 409;
+  return 500;
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const v = request.headers[name];
+  return typeof v === 'string' ? v : undefined;
+}
+
+/**
+ * The runner as an HTTP service: `POST /v1/runs` → the run result, `GET /v1/threads/:id` → the
+ * thread's state, runs and items, `GET /healthz`. Same hardening as the guardrail service: bearer
+ * token required off loopback, 1 MiB bodies, JSON-only (415), JSON errors for every 4xx.
+ */
+export function createRunnerServer(options: RunnerServerOptions): RunnerServer {
+  if (!options || typeof options.runner?.run !== 'function' || typeof options.store?.getThread !== 'function') {
+    throw new RunnerHttpConfigError('createRunnerServer needs options.runner (with run) and options.store (a ThreadStore)');
+  }
+  const host = options.host ?? RUNNER_SERVER_DEFAULTS.host;
+  const port = options.port ?? RUNNER_SERVER_DEFAULTS.port;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new RunnerHttpConfigError(`port must be an integer from 0 to 65535; got ${String(port)}`);
+  if (options.token !== undefined && options.token.trim().length < 16) throw new RunnerHttpConfigError('token must be at least 16 characters');
+  if (!isLoopbackHost(host) && options.token === undefined) {
+    throw new RunnerHttpConfigError(`host ${host} is reachable from other machines; set a bearer token (--token or BATON_RUNNER_TOKEN)`);
+  }
+  const bodyLimit = options.bodyLimitBytes ?? RUNNER_SERVER_DEFAULTS.bodyLimitBytes;
+  const maxDepth = options.maxJsonDepth ?? RUNNER_SERVER_DEFAULTS.maxJsonDepth;
+  const checkBearer = options.token === undefined ? undefined : createBearerCheck(options.token);
+  const { runner, store } = options;
+
+  const app = fastify({
+    bodyLimit,
+    logger: options.logger === true,
+    return503OnClosing: true,
+    frameworkErrors: (error, _request, reply) => {
+      void (reply as unknown as FastifyReply).code(400).send(errorBody('bad_request', error.message));
+    },
+  });
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+
+  const fail = (reply: FastifyReply, status: number, code: string, message: string) => reply.code(status).send(errorBody(code, message));
+
+  const authorize = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (checkBearer && !checkBearer(request.headers.authorization)) {
+      void reply.header('www-authenticate', 'Bearer');
+      return fail(reply, 401, 'unauthorized', 'a valid "Authorization: Bearer <token>" header is required');
+    }
+    return undefined;
+  };
+
+  app.post('/v1/runs', {
+    onRequest: async (request, reply) => {
+      const denied = await authorize(request, reply);
+      if (denied) return denied;
+      if (!isJsonContentType(request.headers['content-type'])) {
+        return fail(reply, 415, 'unsupported_media_type', 'Content-Type must be application/json (UTF-8)');
+      }
+      return undefined;
+    },
+    handler: async (request, reply) => {
+      const raw = request.body;
+      if (!Buffer.isBuffer(raw) || raw.length === 0) return fail(reply, 400, 'invalid_json', 'request body is empty; expected a JSON object');
+      let text: string;
+      try {
+        text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
+      } catch {
+        return fail(reply, 400, 'invalid_utf8', 'request body is not valid UTF-8');
+      }
+      const deep = jsonNestingExceeds(text, maxDepth);
+      if (deep !== undefined) return fail(reply, 400, 'json_too_deep', `request body nests JSON deeper than ${maxDepth} levels (at character ${deep})`);
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        return fail(reply, 400, 'invalid_json', 'request body is not valid JSON');
+      }
+      const parsed = CreateRunBodySchema.safeParse(value);
+      if (!parsed.success) return fail(reply, 400, 'invalid_request', describeIssues(parsed.error));
+      // A client that hangs up cancels its run.
+      const controller = new AbortController();
+      const onClose = () => {
+        if (!reply.sent) controller.abort(new Error('client closed the connection'));
+      };
+      request.raw.socket.once('close', onClose);
+      try {
+        const body = parsed.data;
+        const traceparent = header(request, 'traceparent');
+        const tracestate = header(request, 'tracestate');
+        const result = await runner.run({
+          agentId: body.agent_id,
+          input: body.input,
+          ...(body.thread_id ? { threadId: body.thread_id } : {}),
+          ...(body.agent_version ? { agentVersion: body.agent_version } : {}),
+          ...(traceparent ? { traceparent } : {}),
+          ...(tracestate ? { tracestate } : {}),
+          signal: controller.signal,
+        });
+        return reply.code(200).send(result);
+      } catch (err) {
+        if (err instanceof RunnerError || (err instanceof Error && typeof (err as { code?: unknown }).code === 'string')) {
+          const code = (err as RunnerError).code;
+          const status = statusFor(code);
+          if (status < 500) return fail(reply, status, code, err.message);
+          request.log.error({ err_name: err.name, err_code: code }, 'run failed');
+          return fail(reply, 500, code, 'the run failed inside the runner; see the runner logs');
+        }
+        request.log.error({ err_name: (err as Error)?.name }, 'run failed');
+        return fail(reply, 500, 'internal_error', 'the runner failed to process the request');
+      } finally {
+        request.raw.socket.off('close', onClose);
+      }
+    },
+  });
+
+  app.get<{ Params: { id: string } }>('/v1/threads/:id', {
+    onRequest: authorize,
+    handler: async (request, reply) => {
+      const id = request.params.id;
+      const thread = await store.getThread(id);
+      if (!thread) return fail(reply, 404, 'thread_not_found', `thread ${JSON.stringify(id.slice(0, 256))} does not exist`);
+      const [runs, items] = await Promise.all([store.listRuns(id), store.listItems(id)]);
+      return reply.code(200).send(threadView(thread, runs, items));
+    },
+  });
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+
+  app.setNotFoundHandler(async (request, reply) =>
+    fail(reply, 404, 'not_found', `no route for ${request.method} ${request.url.slice(0, 200)}; the service serves POST /v1/runs, GET /v1/threads/:id and GET /healthz`),
+  );
+
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
+    const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
+    if (status === 413) return fail(reply, 413, 'payload_too_large', `request body is larger than ${bodyLimit} bytes`);
+    if (status === 415) return fail(reply, 415, 'unsupported_media_type', 'Content-Type must be application/json');
+    if (status >= 400 && status < 500) return fail(reply, status, 'bad_request', error.message);
+    request.log.error({ err_name: error.name, err_code: error.code }, 'request failed');
+    return fail(reply, 500, 'internal_error', 'the runner service failed to process the request');
+  });
+
+  return {
+    app,
+    async listen() {
+      try {
+        await app.listen({ host, port });
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        const why = code === 'EADDRINUSE' ? 'the port is already in use' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
+        throw new RunnerHttpListenError(`cannot listen on ${host}:${port}: ${why}`, { cause: err });
+      }
+      const bound = (app.server.address() as AddressInfo).port;
+      return { url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`, port: bound };
+    },
+    close: () => app.close(),
+  };
+}

@@ -1,0 +1,21 @@
+import type { RunRecord, ThreadItem, ThreadRecord } from '../store/types.js';
+
+/** `GET /v1/threads/:id` body: the thread, its state, its runs and its items, in snake_case. */
+export function threadView(thread: ThreadRecord, runs: RunRecord[], items: ThreadItem[]) {
+  return {
+    thread: { id: thread.id, created_at: thread.createdAt, updated_at: thread.updatedAt, metadata: thread.metadata },
+    state: thread.state,
+    runs: runs.map((r) => ({
+      id: r.id,
+      agent_id: r.agentId,
+      agent_version: r.agentVersion,
+      status: r.status,
+      parent_run_id: r.parentRunId,
+      created_at: r.createdAt,
+      updated_at: r.updatedAt,
+      error: r.error,
+      trace_id: r.traceId,
+    })),
+    items: items.map((i) => ({ seq: i.seq, run_id: i.runId, created_at: i.createdAt, item: i.item })),
+  };
+}

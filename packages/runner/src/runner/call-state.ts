@@ -1,0 +1,46 @@
+import type { Context } from '@opentelemetry/api';
+import type { HandoffPayload } from '@baton/manifest';
+import type { RegisteredAgent } from '../registry/types.js';
+import type { JsonObject, ThreadStore } from '../store/types.js';
+import type { GuardrailCheckerOptions } from './guardrails.js';
+import type { ArgumentValidator } from './schema-validator.js';
+import type { RunTracing } from './tracing.js';
+import type { ModelRequestListener, RunAuth, SystemTool, ToolImplementation } from './types.js';
+import type { RunnerLogger } from './logger.js';
+
+/** Everything shared by the agent runs of one `run()` call. */
+export interface CallState {
+  threadId: string;
+  auth: RunAuth;
+  depth: number;
+  /** Aborted when the caller aborts or the call times out. */
+  signal: AbortSignal;
+  store: ThreadStore;
+  tracing: RunTracing;
+  guard: GuardrailCheckerOptions;
+  validator: ArgumentValidator;
+  tools: Readonly<Record<string, ToolImplementation>>;
+  /** Runtime tools by name, from RunnerOptions (offered per baton.yml `system_tools`). */
+  systemTools: ReadonlyMap<string, SystemTool>;
+  /** Runtime tools offered to every agent run of this call (RunRequest.systemTools). */
+  requestSystemTools: readonly SystemTool[];
+  maxTurns: number;
+  nextSequence(): number;
+  onModelRequest: ModelRequestListener | undefined;
+  fetch: typeof fetch;
+  logger: RunnerLogger;
+}
+
+/** One agent run in progress. */
+export interface AgentRunState {
+  agent: RegisteredAgent;
+  runId: string;
+  /** The agent run span's context; tool and guardrail spans start under it. */
+  context: Context;
+  /** Racing mode: resolves true once AGENT_INPUT allowed the input. */
+  inputGate?: Promise<boolean>;
+  /** Valid handoff requests of the current turn by call id. */
+  handoffRequests: Map<string, HandoffPayload>;
+  /** Set when a terminal system tool was called. */
+  terminal?: { callId: string; name: string; arguments: JsonObject };
+}

@@ -1,0 +1,96 @@
+import { Agent, MaxTurnsExceededError, type ModelProvider, type ModelRequest, type Runner as SdkRunner } from '@openai/agents-core';
+import type { HandoffPayload } from '@baton/manifest';
+import { toErrorInfo } from '../errors.js';
+import { getModelForAgent } from '../models/agent-model.js';
+import type { JsonObject } from '../store/types.js';
+import type { AgentRunState, CallState } from './call-state.js';
+import { CapturingModel } from './capturing-model.js';
+import { createSdkFunctionTool } from './sdk-tool.js';
+import { executeToolCall, toolSpecsFor } from './tool-calls.js';
+
+/** How one agent run ended, before the runner applies AGENT_RESPONSE / AGENT_HANDOFF. */
+export type AgentRunOutcome =
+  | { kind: 'final'; text: string | null }
+  | { kind: 'handoff'; callId: string; payload: HandoffPayload; ignored: Array<{ callId: string; payload: HandoffPayload }> }
+  | { kind: 'terminal'; name: string; arguments: JsonObject }
+  | { kind: 'error'; error: { code: string; message: string } };
+
+export interface InProcessAgentOptions {
+  sdkRunner: SdkRunner;
+  modelProvider: ModelProvider;
+  signal: AbortSignal;
+  /** Called with the first model request of this run (the handoff gate's proof hook). */
+  onFirstRequest?: (request: ModelRequest) => Promise<void> | void;
+  /** The error a racing model call fails with when the input check blocks. */
+  blockedError: () => Error;
+}
+
+/**
+ * Runs one in-process agent through the real @openai/agents run loop. The agent is built from its
+ * manifest; `system__handoff` and terminal system tools stop the loop after their turn, so a
+ * handoff's output never goes back to the model.
+ */
+export async function runInProcessAgent(call: CallState, run: AgentRunState, input: string, options: InProcessAgentOptions): Promise<AgentRunOutcome> {
+  const { manifest } = run.agent;
+  const specs = toolSpecsFor(call, run);
+  const tools = specs.map((spec) =>
+    createSdkFunctionTool(spec.wireName, spec.description, spec.parameters, (raw, callId) => executeToolCall(call, run, spec, raw, callId)),
+  );
+  let firstRequest = true;
+  let stopCallId: string | undefined;
+  try {
+    // Agent-aware providers (the offline model) pick rules by agent id, not only by model name.
+    const base = await getModelForAgent(options.modelProvider, { agentId: manifest.id, modelName: manifest.model.name });
+    const model = new CapturingModel({
+      base,
+      tracing: call.tracing,
+      parent: () => run.context,
+      modelName: manifest.model.name,
+      ...(run.inputGate ? { inputGate: run.inputGate } : {}),
+      blockedError: options.blockedError,
+      onRequest: async (request) => {
+        const sequence = call.nextSequence();
+        await call.onModelRequest?.({ sequence, agentId: manifest.id, runId: run.runId, threadId: call.threadId, request });
+        if (firstRequest) {
+          firstRequest = false;
+          await options.onFirstRequest?.(request);
+        }
+      },
+    });
+    const agent = new Agent({
+      name: manifest.name,
+      instructions: manifest.instructions,
+      model,
+      tools,
+      toolUseBehavior: (_context, results) => {
+        for (const r of results) {
+          if (r.type !== 'function_output') continue;
+          const callId = (r.runItem.rawItem as { callId?: string }).callId;
+          if (callId !== undefined && (run.handoffRequests.has(callId) || run.terminal?.callId === callId)) {
+            stopCallId = callId;
+            return { isFinalOutput: true, isInterrupted: undefined, finalOutput: '' };
+          }
+        }
+        return { isFinalOutput: false, isInterrupted: undefined };
+      },
+    });
+    const result = await options.sdkRunner.run(agent, input, { maxTurns: call.maxTurns, signal: options.signal });
+    if (stopCallId !== undefined) {
+      const payload = run.handoffRequests.get(stopCallId);
+      if (payload) {
+        const ignored = [...run.handoffRequests].filter(([id]) => id !== stopCallId).map(([callId, p]) => ({ callId, payload: p }));
+        return { kind: 'handoff', callId: stopCallId, payload, ignored };
+      }
+      if (run.terminal) return { kind: 'terminal', name: run.terminal.name, arguments: run.terminal.arguments };
+    }
+    const finalOutput: unknown = result.finalOutput;
+    return { kind: 'final', text: typeof finalOutput === 'string' ? finalOutput : finalOutput === undefined ? '' : JSON.stringify(finalOutput) };
+  } catch (error) {
+    if (error instanceof MaxTurnsExceededError) {
+      return { kind: 'error', error: { code: 'MAX_TURNS_EXCEEDED', message: `agent ${manifest.id} used more than ${call.maxTurns} model turns` } };
+    }
+    if (options.signal.aborted) return { kind: 'error', error: { code: 'ABORTED', message: 'the run was aborted' } };
+    const info = toErrorInfo(error, 'MODEL_ERROR');
+    return { kind: 'error', error: { code: info.code, message: `agent ${manifest.id}: ${info.message}` } };
+  }
+}

@@ -1,0 +1,609 @@
+import { randomUUID } from 'node:crypto';
+import { Runner as SdkRunner, type ModelProvider } from '@openai/agents-core';
+import { HANDOFF_PROTOCOL_NAME, type ActionType, type GuardrailValidator, type HandoffPayload } from '@baton/manifest';
+import { trace, type Context, type Tracer } from '@opentelemetry/api';
+import {
+  AgentNotFoundError,
+  GuardrailBlockedError,
+  HandoffLimitError,
+  HandoffLoopError,
+  HandoffRejectedError,
+  InvalidRunRequestError,
+  RegistryError,
+  RunTimeoutError,
+  toErrorInfo,
+  type RegistryProblem,
+} from '../errors.js';
+import type { AgentRegistry, RegisteredAgent } from '../registry/types.js';
+import { createMemoryThreadStore } from '../store/index.js';
+import type { JsonObject, RunStatus, ThreadStore } from '../store/types.js';
+import type { AgentRunState, CallState } from './call-state.js';
+import { checkGuardrail, type GuardrailCheckerOptions, type RecordedDecision } from './guardrails.js';
+import { runInProcessAgent, type AgentRunOutcome } from './in-process-agent.js';
+import { ArgumentValidator } from './schema-validator.js';
+import { runSubprocessAgent } from './subprocess-agent.js';
+import { RunTracing, TRACER_NAME, endSpan } from './tracing.js';
+import { noopLogger, type RunnerLogger } from './logger.js';
+import type {
+  HandoffGate,
+  ModelRequestListener,
+  PreparedHandoff,
+  RunnerLimits,
+  RunRequest,
+  RunResult,
+  RunSummary,
+  SystemTool,
+  ToolImplementation,
+} from './types.js';
+
+
+/** Options for {@link Runner}. */
+export interface RunnerOptions {
+  /** The agents this runner may run (see `loadAgentRegistry`). */
+  registry: AgentRegistry;
+  /** Tool implementations by tool name, shared by every agent that declares the tool. */
+  tools?: Record<string, ToolImplementation>;
+  /** Runtime-owned tools, offered to agents whose baton.yml `system_tools` name them. */
+  systemTools?: SystemTool[];
+  /** Required: every boundary is checked; there is no allow-all default. */
+  guardrails: GuardrailValidator;
+  /** Action types allowed through when the guardrail fails (not when it says BLOCK). Default none: fail closed. */
+  guardrailFailOpen?: ActionType[];
+  /** Threads, runs, items, state, audit. Default: an in-memory store. */
+  store?: ThreadStore;
+  /** Resolves each manifest's `model.name` to a Model. */
+  modelProvider: ModelProvider;
+  /** Shown as `RunResult.model`, e.g. "offline model" or "openai". */
+  modelLabel?: string;
+  /** OpenTelemetry tracer (default: the global `@baton/runner` tracer); `agentsSdkTracing` keeps the SDK's own tracing on. */
+  tracing?: { tracer?: Tracer; agentsSdkTracing?: boolean };
+  /** Limits; baton.yml `limits` fill what is not set here. */
+  limits?: RunnerLimits;
+  /** Decides what crosses a handoff (e.g. @baton/packets); default: the handoff's `input` verbatim. */
+  handoffGate?: HandoffGate;
+  /** Sees every model request as sent, with a per-call sequence number. */
+  onModelRequest?: ModelRequestListener;
+  logger?: RunnerLogger;
+  /** Thread id generator for new threads (default `thread_<32 hex>`). */
+  idGenerator?: () => string;
+  /** `fetch` handed to tools (trace headers are added); default the global one. */
+  fetch?: typeof fetch;
+}
+
+/** Limit defaults, in one place. */
+export const DEFAULT_LIMITS: Required<RunnerLimits> = {
+  maxTurns: 10,
+  maxHandoffs: 5,
+  runTimeoutMs: 120_000,
+  guardrailTimeoutMs: 2_000,
+};
+
+const THREAD_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,199}$/;
+const REFUSAL = 'I can’t share that response: it was withheld by a guardrail.';
+
+/** Thrown inside a racing model call when the AGENT_INPUT check blocks. */
+class InputBlockedDuringRace extends GuardrailBlockedError {}
+
+/**
+ * Runs agents on threads: the tool loop through @openai/agents, `system::handoff`, guardrails at
+ * every boundary, thread state and locks, tracing. `run()` returns failures as results (status
+ * `failed`/`expired`/`cancelled` with `error`) and throws only for caller mistakes.
+ */
+export class Runner {
+  private readonly registry: AgentRegistry;
+  private readonly store: ThreadStore;
+  private readonly limits: Required<RunnerLimits>;
+  private readonly tracing: RunTracing;
+  private readonly sdkRunner: SdkRunner;
+  private readonly validator = new ArgumentValidator();
+  private readonly systemTools: Map<string, SystemTool>;
+  private readonly logger: RunnerLogger;
+
+  constructor(private readonly options: RunnerOptions) {
+    if (!options || typeof options !== 'object') throw new InvalidRunRequestError('new Runner(options): options object is required');
+    if (!options.registry) throw new InvalidRunRequestError('new Runner(options): `registry` is required (see loadAgentRegistry)');
+    if (!options.guardrails || typeof options.guardrails.validate !== 'function') {
+      throw new InvalidRunRequestError('new Runner(options): `guardrails` (a GuardrailValidator) is required; Baton never runs without guardrails');
+    }
+    if (!options.modelProvider || typeof options.modelProvider.getModel !== 'function') {
+      throw new InvalidRunRequestError('new Runner(options): `modelProvider` (an @openai/agents ModelProvider) is required');
+    }
+    this.registry = options.registry;
+    this.store = options.store ?? createMemoryThreadStore();
+    this.limits = { ...DEFAULT_LIMITS, ...definedOnly(options.registry.limits), ...definedOnly(options.limits ?? {}) };
+    this.tracing = new RunTracing(options.tracing?.tracer ?? trace.getTracer(TRACER_NAME));
+    this.sdkRunner = new SdkRunner({ modelProvider: options.modelProvider, tracingDisabled: options.tracing?.agentsSdkTracing !== true });
+    this.logger = options.logger ?? noopLogger;
+    this.systemTools = new Map();
+    for (const st of options.systemTools ?? []) this.systemTools.set(st.name, st);
+    this.checkConfiguration();
+  }
+
+  /** The thread store in use (for reading threads, runs, items and audit records). */
+  get threadStore(): ThreadStore {
+    return this.store;
+  }
+
+  private checkConfiguration(): void {
+    const problems: RegistryProblem[] = [];
+    for (const agent of this.registry.list()) {
+      for (const name of agent.deployment.system_tools) {
+        if (!this.systemTools.has(name)) {
+          problems.push({ file: agent.source, line: 1, col: 1, message: `agent ${agent.manifest.id}: system tool '${name}' (baton.yml system_tools) is not provided to the Runner` });
+        }
+      }
+      for (const t of agent.manifest.tools) {
+        if (!this.options.tools?.[t.function.name]) {
+          this.logger.warn('tool has no implementation; calls will return an error to the model', { agent_id: agent.manifest.id, tool: t.function.name });
+        }
+      }
+    }
+    if (problems.length > 0) throw new RegistryError(problems, { summary: 'runner configuration has problems:' });
+  }
+
+  /** Runs `request.agentId` on a thread (and any agents it hands off to). */
+  async run(request: RunRequest): Promise<RunResult> {
+    validateRequest(request);
+    const entry = this.registry.get(request.agentId, request.agentVersion);
+    if (!entry) {
+      const known = this.registry.get(request.agentId);
+      throw new AgentNotFoundError(
+        known
+          ? `agent ${request.agentId} has no version ${request.agentVersion ?? ''} (highest: ${known.manifest.version})`
+          : `no agent with id '${request.agentId}' is registered`,
+      );
+    }
+    const rootContext = this.tracing.rootContext(request.traceparent, request.tracestate);
+    const root = this.tracing.start('baton.run', rootContext, { 'baton.agent.id': entry.manifest.id, 'baton.depth': request.depth ?? 0 });
+
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new RunTimeoutError(`the run took longer than ${this.limits.runTimeoutMs} ms`));
+    }, this.limits.runTimeoutMs);
+    const onCallerAbort = () => controller.abort(request.signal?.reason);
+    if (request.signal?.aborted) onCallerAbort();
+    request.signal?.addEventListener('abort', onCallerAbort, { once: true });
+
+    const decisions: RecordedDecision[] = [];
+    const runs: RunSummary[] = [];
+    let threadId = request.threadId ?? '';
+    try {
+      threadId = await this.ensureThread(request.threadId);
+      root.span.setAttribute('baton.thread.id', threadId);
+      const lock = await this.store.acquireThreadLock(threadId, {
+        owner: `call_${randomUUID()}`,
+        leaseMs: this.limits.runTimeoutMs + 10_000,
+        waitMs: this.limits.runTimeoutMs,
+        signal: controller.signal,
+      });
+      try {
+        const outcome = await this.runChain(request, entry, threadId, root.context, controller.signal, () => timedOut, decisions, runs);
+        const state = (await this.store.getThread(threadId))?.state ?? {};
+        const last = runs[runs.length - 1];
+        const result: RunResult = {
+          thread_id: threadId,
+          runs,
+          run_id: last?.run_id ?? '',
+          agent_id: last?.agent_id ?? entry.manifest.id,
+          status: outcome.status,
+          response: outcome.response,
+          state,
+          guardrail_decisions: decisions,
+          trace_id: root.ids.traceId,
+          model: this.options.modelLabel ?? 'custom model provider',
+        };
+        if (outcome.terminal) result.terminal = outcome.terminal;
+        if (outcome.error) result.error = outcome.error;
+        root.span.setAttribute('baton.run.status', outcome.status);
+        endSpan(root.span, outcome.error);
+        return result;
+      } finally {
+        await lock.release().catch((error: unknown) => this.logger.warn('could not release thread lock', { thread_id: threadId, error: toErrorInfo(error) }));
+      }
+    } catch (error) {
+      // Store failures and lock contention: reported as a failed result, not thrown.
+      const info = timedOut ? { code: 'RUN_TIMEOUT', message: `the run took longer than ${this.limits.runTimeoutMs} ms` } : toErrorInfo(error, 'RUNNER_ERROR');
+      endSpan(root.span, info);
+      const last = runs[runs.length - 1];
+      return {
+        thread_id: threadId,
+        runs,
+        run_id: last?.run_id ?? '',
+        agent_id: last?.agent_id ?? entry.manifest.id,
+        status: timedOut ? 'expired' : 'failed',
+        response: null,
+        state: threadId ? ((await this.store.getThread(threadId).catch(() => undefined))?.state ?? {}) : {},
+        guardrail_decisions: decisions,
+        trace_id: root.ids.traceId,
+        model: this.options.modelLabel ?? 'custom model provider',
+        error: info,
+      };
+    } finally {
+      clearTimeout(timer);
+      request.signal?.removeEventListener('abort', onCallerAbort);
+    }
+  }
+
+  private async ensureThread(threadId: string | undefined): Promise<string> {
+    if (threadId !== undefined) {
+      if (await this.store.getThread(threadId)) return threadId;
+      try {
+        return (await this.store.createThread({ id: threadId })).id;
+      } catch (error) {
+        // Created concurrently by another call: fine.
+        if (await this.store.getThread(threadId)) return threadId;
+        throw error;
+      }
+    }
+    return (await this.store.createThread(this.options.idGenerator ? { id: this.options.idGenerator() } : {})).id;
+  }
+
+  private async runChain(
+    request: RunRequest,
+    first: RegisteredAgent,
+    threadId: string,
+    rootContext: Context,
+    signal: AbortSignal,
+    timedOut: () => boolean,
+    decisions: RecordedDecision[],
+    runs: RunSummary[],
+  ): Promise<{ status: RunStatus; response: string | null; terminal?: { name: string; arguments: JsonObject }; error?: { code: string; message: string } }> {
+    let sequence = 0;
+    const guard: GuardrailCheckerOptions = {
+      validator: this.options.guardrails,
+      tracing: this.tracing,
+      store: this.store,
+      timeoutMs: this.limits.guardrailTimeoutMs,
+      failOpen: new Set(this.options.guardrailFailOpen ?? []),
+      decisions,
+    };
+    const call: CallState = {
+      threadId,
+      auth: request.auth ?? {},
+      depth: request.depth ?? 0,
+      signal,
+      store: this.store,
+      tracing: this.tracing,
+      guard,
+      validator: this.validator,
+      tools: this.options.tools ?? {},
+      systemTools: this.systemTools,
+      requestSystemTools: request.systemTools ?? [],
+      maxTurns: request.maxTurns ?? this.limits.maxTurns,
+      nextSequence: () => ++sequence,
+      onModelRequest: this.options.onModelRequest,
+      fetch: this.options.fetch ?? globalThis.fetch,
+      logger: this.logger,
+    };
+
+    let agent = first;
+    let input = request.input;
+    let parentRunId: string | null = null;
+    let prepared: PreparedHandoff | undefined;
+    const chain: string[] = [];
+    let handoffs = 0;
+
+    for (;;) {
+      chain.push(agent.manifest.id);
+      const record = await this.store.createRun(threadId, {
+        agentId: agent.manifest.id,
+        agentVersion: agent.manifest.version,
+        parentRunId,
+        status: 'in_progress',
+        traceId: trace.getSpanContext(rootContext)?.traceId ?? null,
+      });
+      const summary: RunSummary = { run_id: record.id, agent_id: agent.manifest.id, agent_version: agent.manifest.version, status: 'in_progress' };
+      runs.push(summary);
+      const scope = this.tracing.start('baton.agent_run', rootContext, {
+        'gen_ai.operation.name': 'invoke_agent',
+        'gen_ai.agent.name': agent.manifest.name,
+        'gen_ai.agent.id': agent.manifest.id,
+        'baton.agent.version': agent.manifest.version,
+        'baton.run.id': record.id,
+        'baton.thread.id': threadId,
+        'baton.agent.mode': agent.deployment.mode,
+      });
+      const finish = async (status: RunStatus, error?: { code: string; message: string }) => {
+        summary.status = status;
+        if (error) summary.error = error;
+        await this.store.updateRun(record.id, { status, error: error ?? null });
+        scope.span.setAttribute('baton.run.status', status);
+        endSpan(scope.span, status === 'completed' || status === 'cancelled' ? undefined : error);
+      };
+      const abortInfo = () =>
+        timedOut()
+          ? { status: 'expired' as const, error: { code: 'RUN_TIMEOUT', message: `the run took longer than ${this.limits.runTimeoutMs} ms` } }
+          : { status: 'cancelled' as const, error: { code: 'ABORTED', message: 'the caller aborted the run' } };
+
+      const run: AgentRunState = { agent, runId: record.id, context: scope.context, handoffRequests: new Map() };
+      let outcome: AgentRunOutcome;
+      try {
+        outcome = (await withAbort(signal, this.executeAgent(call, run, input, prepared))).outcome;
+      } catch (error) {
+        if (!signal.aborted) {
+          const info = toErrorInfo(error, 'RUNNER_ERROR');
+          await finish('failed', info);
+          return { status: 'failed', response: null, error: info };
+        }
+        const info = abortInfo();
+        await finish(info.status, info.error);
+        return { status: info.status, response: null, error: info.error };
+      }
+      if (signal.aborted) {
+        const info = abortInfo();
+        await finish(info.status, info.error);
+        return { status: info.status, response: null, error: info.error };
+      }
+
+      if (outcome.kind === 'error') {
+        await finish('failed', outcome.error);
+        return { status: 'failed', response: null, error: outcome.error };
+      }
+      if (outcome.kind === 'terminal') {
+        await finish('completed');
+        return { status: 'completed', response: null, terminal: { name: outcome.name, arguments: outcome.arguments } };
+      }
+      if (outcome.kind === 'final') {
+        const text = outcome.text;
+        if (text === null) {
+          await finish('completed');
+          return { status: 'completed', response: null };
+        }
+        const check = await checkGuardrail(guard, {
+          actionType: 'AGENT_RESPONSE',
+          payload: text,
+          agentId: agent.manifest.id,
+          threadId,
+          runId: record.id,
+          parent: scope.context,
+          signal,
+        });
+        const response = check.decision === 'BLOCK' ? REFUSAL : check.payload;
+        await this.store.appendItems(threadId, record.id, [
+          { type: 'message', role: 'assistant', content: response, ...(check.decision === 'ALLOW' ? {} : { guardrail: check.decision }) },
+        ]);
+        await finish('completed');
+        return { status: 'completed', response };
+      }
+
+      // system::handoff
+      const next = await this.handoff(call, run, outcome, chain, handoffs, scope.context);
+      if (!next.ok) {
+        await finish('failed', next.error);
+        return { status: 'failed', response: null, error: next.error };
+      }
+      await finish('cancelled', { code: 'HANDED_OFF', message: `handed off to ${next.target.manifest.id} (${HANDOFF_PROTOCOL_NAME})` });
+      handoffs++;
+      agent = next.target;
+      input = next.input;
+      prepared = next.prepared;
+      parentRunId = record.id;
+    }
+  }
+
+  /** AGENT_INPUT (blocking or racing), then the agent itself. */
+  private async executeAgent(call: CallState, run: AgentRunState, input: string, prepared: PreparedHandoff | undefined): Promise<{ outcome: AgentRunOutcome; input: string }> {
+    const agentId = run.agent.manifest.id;
+    const check = checkGuardrail(call.guard, {
+      actionType: 'AGENT_INPUT',
+      payload: input,
+      agentId,
+      threadId: call.threadId,
+      runId: run.runId,
+      parent: run.context,
+      signal: call.signal,
+    });
+    const recordInput = (text: string) => this.store.appendItems(call.threadId, run.runId, [{ type: 'message', role: 'user', content: text }]);
+    const blocked = (reasonCode: string, reason: string): AgentRunOutcome => ({
+      kind: 'error',
+      error: { code: 'GUARDRAIL_BLOCKED', message: `AGENT_INPUT for ${agentId} blocked by guardrail (${reasonCode}): ${reason}` },
+    });
+
+    if (run.agent.deployment.input_guardrail === 'racing' && run.agent.deployment.mode === 'in_process') {
+      // The model call starts now with the unchecked input; its response is held (and no tool
+      // runs) until the check allows it. BLOCK aborts the call and discards its output.
+      const raceController = new AbortController();
+      // Resolves only after the allowed input is recorded, so thread items stay in order.
+      const gate = check.then(async (c) => {
+        if (c.decision !== 'ALLOW') return false;
+        await recordInput(input);
+        return true;
+      }).catch(() => false);
+      void gate.then((ok) => {
+        if (!ok) raceController.abort(new InputBlockedDuringRace('AGENT_INPUT', 'BLOCK', 'input blocked by guardrail'));
+      });
+      const running = this.launch(call, { ...run, inputGate: gate }, input, prepared, AbortSignal.any([call.signal, raceController.signal]));
+      const decided = await check;
+      if (decided.decision === 'ALLOW' && (await gate)) return { outcome: await running, input };
+      await running.catch(() => undefined);
+      if (decided.decision === 'BLOCK') return { outcome: blocked(decided.reasonCode, decided.reasonMessage), input };
+      // MODIFY: the raced call saw the unmodified input, so start over with the redacted one.
+      await recordInput(decided.payload);
+      return { outcome: await this.launch(call, run, decided.payload, prepared, call.signal), input: decided.payload };
+    }
+
+    const decided = await check;
+    if (decided.decision === 'BLOCK') return { outcome: blocked(decided.reasonCode, decided.reasonMessage), input };
+    await recordInput(decided.payload);
+    return { outcome: await this.launch(call, run, decided.payload, prepared, call.signal), input: decided.payload };
+  }
+
+  private launch(call: CallState, run: AgentRunState, input: string, prepared: PreparedHandoff | undefined, signal: AbortSignal): Promise<AgentRunOutcome> {
+    if (run.agent.deployment.mode === 'subprocess') return runSubprocessAgent(call, run, input, { signal });
+    const onRecipient = prepared?.onRecipientModelRequest?.bind(prepared);
+    return runInProcessAgent(call, run, input, {
+      sdkRunner: this.sdkRunner,
+      modelProvider: this.options.modelProvider,
+      signal,
+      blockedError: () => new InputBlockedDuringRace('AGENT_INPUT', 'BLOCK', 'input blocked by guardrail'),
+      ...(onRecipient ? { onFirstRequest: onRecipient } : {}),
+    });
+  }
+
+  private async handoff(
+    call: CallState,
+    run: AgentRunState,
+    outcome: Extract<AgentRunOutcome, { kind: 'handoff' }>,
+    chain: string[],
+    handoffsSoFar: number,
+    parent: Context,
+  ): Promise<{ ok: true; target: RegisteredAgent; input: string; prepared?: PreparedHandoff } | { ok: false; error: { code: string; message: string } }> {
+    const source = run.agent;
+    const scope = this.tracing.start(`baton.handoff`, parent, {
+      'baton.handoff.protocol': HANDOFF_PROTOCOL_NAME,
+      'baton.handoff.source': source.manifest.id,
+      'baton.handoff.target': outcome.payload.target_agent_id,
+      'baton.handoff.call_id': outcome.callId,
+    });
+    const audit = async (status: string, data: JsonObject = {}) => {
+      await this.store.appendAudit({
+        threadId: call.threadId,
+        runId: run.runId,
+        kind: 'handoff',
+        data: { protocol: HANDOFF_PROTOCOL_NAME, source_agent_id: source.manifest.id, status, trace_id: scope.ids.traceId, span_id: scope.ids.spanId, ...data },
+      });
+    };
+    for (const ignored of outcome.ignored) {
+      await this.store.appendItems(call.threadId, run.runId, [
+        { type: 'handoff', protocol: HANDOFF_PROTOCOL_NAME, call_id: ignored.callId, target_agent_id: ignored.payload.target_agent_id, status: 'ignored' },
+      ]);
+      await audit('ignored', { call_id: ignored.callId, target_agent_id: ignored.payload.target_agent_id, reason: 'only the first handoff of a turn is honoured' });
+    }
+    const reject = async (error: { code: string; message: string }, target: string): Promise<{ ok: false; error: { code: string; message: string } }> => {
+      await this.store.appendItems(call.threadId, run.runId, [
+        { type: 'handoff', protocol: HANDOFF_PROTOCOL_NAME, call_id: outcome.callId, target_agent_id: target, status: 'rejected', error: error.code },
+      ]);
+      await audit('rejected', { call_id: outcome.callId, target_agent_id: target, error_code: error.code });
+      endSpan(scope.span, error);
+      return { ok: false, error };
+    };
+    const limitCheck = (target: string): { code: string; message: string } | undefined => {
+      if (!source.deployment.handoffs.includes(target)) {
+        const e = new HandoffRejectedError(`${source.manifest.id} may not hand off to ${target} (not in its baton.yml handoffs)`, { code: 'HANDOFF_TARGET_NOT_ALLOWED' });
+        return { code: e.code, message: e.message };
+      }
+      if (chain.includes(target)) {
+        const e = new HandoffLoopError(`handoff loop: ${[...chain, target].join(' → ')}`);
+        return { code: e.code, message: e.message };
+      }
+      if (handoffsSoFar + 1 > this.limits.maxHandoffs) {
+        const e = new HandoffLimitError(`more than ${this.limits.maxHandoffs} handoffs in one run (${[...chain, target].join(' → ')})`);
+        return { code: e.code, message: e.message };
+      }
+      return undefined;
+    };
+
+    let payload: HandoffPayload = outcome.payload;
+    const early = limitCheck(payload.target_agent_id);
+    if (early) return reject(early, payload.target_agent_id);
+
+    const check = await checkGuardrail(call.guard, {
+      actionType: 'AGENT_HANDOFF',
+      payload,
+      agentId: source.manifest.id,
+      threadId: call.threadId,
+      runId: run.runId,
+      parent: scope.context,
+      signal: call.signal,
+      detail: { 'baton.handoff.target': payload.target_agent_id },
+    });
+    if (check.decision === 'BLOCK') {
+      const e = new HandoffRejectedError(`handoff ${source.manifest.id} → ${payload.target_agent_id} blocked by guardrail (${check.reasonCode}): ${check.reasonMessage}`, { code: 'HANDOFF_BLOCKED' });
+      return reject({ code: e.code, message: e.message }, payload.target_agent_id);
+    }
+    if (check.decision === 'MODIFY') {
+      payload = check.payload;
+      const again = limitCheck(payload.target_agent_id);
+      if (again) return reject(again, payload.target_agent_id);
+    }
+    const target = this.registry.get(payload.target_agent_id);
+    if (!target) return reject({ code: 'AGENT_NOT_FOUND', message: `handoff target ${payload.target_agent_id} is not registered` }, payload.target_agent_id);
+
+    const threadState = await this.store.mergeState(call.threadId, payload.state);
+    let prepared: PreparedHandoff | undefined;
+    let input = payload.input;
+    if (this.options.handoffGate) {
+      try {
+        prepared = await this.options.handoffGate.prepare({
+          threadId: call.threadId,
+          runId: run.runId,
+          sourceAgentId: source.manifest.id,
+          targetAgentId: target.manifest.id,
+          input: payload.input,
+          state: payload.state,
+          threadState,
+          auth: call.auth,
+          traceId: scope.ids.traceId,
+        });
+        input = prepared.input;
+      } catch (error) {
+        const info = toErrorInfo(error, 'HANDOFF_GATE_FAILED');
+        return reject({ code: info.code, message: `handoff gate refused ${source.manifest.id} → ${target.manifest.id}: ${info.message}` }, target.manifest.id);
+      }
+    }
+    await this.store.appendItems(call.threadId, run.runId, [
+      {
+        type: 'handoff',
+        protocol: HANDOFF_PROTOCOL_NAME,
+        call_id: outcome.callId,
+        target_agent_id: target.manifest.id,
+        status: 'honoured',
+        state_keys: Object.keys(payload.state),
+        ...(prepared?.packetId ? { packet_id: prepared.packetId } : {}),
+      },
+    ]);
+    await audit('honoured', {
+      call_id: outcome.callId,
+      target_agent_id: target.manifest.id,
+      state_keys: Object.keys(payload.state),
+      guardrail_decision: check.decision,
+      ...(prepared?.packetId ? { packet_id: prepared.packetId } : {}),
+    });
+    endSpan(scope.span);
+    return prepared ? { ok: true, target, input, prepared } : { ok: true, target, input };
+  }
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** Resolves with `promise`, or rejects as soon as `signal` aborts (a tool that ignores aborts cannot hold a run open). */
+function withAbort<T>(signal: AbortSignal, promise: Promise<T>): Promise<T> {
+  if (signal.aborted) {
+    promise.catch(() => undefined);
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+function validateRequest(request: RunRequest): void {
+  if (!request || typeof request !== 'object') throw new InvalidRunRequestError('run(request): request object is required');
+  if (typeof request.agentId !== 'string' || request.agentId === '') throw new InvalidRunRequestError('run(request): agentId must be a non-empty string');
+  if (typeof request.input !== 'string') throw new InvalidRunRequestError('run(request): input must be a string');
+  if (request.threadId !== undefined && (typeof request.threadId !== 'string' || !THREAD_ID.test(request.threadId))) {
+    throw new InvalidRunRequestError('run(request): threadId must be 1-200 characters of letters, digits, _ . : -');
+  }
+  if (request.depth !== undefined && (!Number.isInteger(request.depth) || request.depth < 0)) {
+    throw new InvalidRunRequestError('run(request): depth must be a non-negative integer');
+  }
+  if (request.maxTurns !== undefined && (!Number.isInteger(request.maxTurns) || request.maxTurns < 1)) {
+    throw new InvalidRunRequestError('run(request): maxTurns must be a positive integer');
+  }
+  if (request.agentVersion !== undefined && typeof request.agentVersion !== 'string') throw new InvalidRunRequestError('run(request): agentVersion must be a string');
+}

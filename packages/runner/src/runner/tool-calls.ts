@@ -1,0 +1,172 @@
+import { HANDOFF_PROTOCOL_NAME, HANDOFF_WIRE_NAME, toProtocolName } from '@baton/manifest';
+import type { JsonObject } from '../store/types.js';
+import type { AgentRunState, CallState } from './call-state.js';
+import { checkGuardrail } from './guardrails.js';
+import { HANDOFF_DESCRIPTION, handoffParameters, parseHandoffArguments } from './handoff-tool.js';
+import { endSpan, fetchWithTraceHeaders } from './tracing.js';
+import type { SystemTool, ToolContext, ToolImplementation } from './types.js';
+
+/** A tool as offered to one agent: wire name on the wire, protocol name everywhere else. */
+export interface ToolSpec {
+  wireName: string;
+  protocolName: string;
+  description: string;
+  parameters: JsonObject;
+  kind: 'user' | 'system' | 'handoff';
+  implementation?: ToolImplementation;
+  system?: SystemTool;
+}
+
+/** Every tool the agent is offered: its manifest tools, its system tools and, with targets, system::handoff. */
+export function toolSpecsFor(call: CallState, run: AgentRunState): ToolSpec[] {
+  const { manifest, deployment } = run.agent;
+  const specs: ToolSpec[] = manifest.tools.map((t) => {
+    const spec: ToolSpec = {
+      wireName: t.function.name,
+      protocolName: t.function.name,
+      description: t.function.description,
+      parameters: t.function.parameters as JsonObject,
+      kind: 'user',
+    };
+    const impl = call.tools[t.function.name];
+    if (impl) spec.implementation = impl;
+    return spec;
+  });
+  const systemTools: SystemTool[] = [];
+  for (const name of deployment.system_tools) {
+    const st = call.systemTools.get(name);
+    if (st) systemTools.push(st);
+  }
+  for (const st of call.requestSystemTools) if (!systemTools.some((s) => s.name === st.name)) systemTools.push(st);
+  for (const st of systemTools) {
+    specs.push({ wireName: st.name, protocolName: toProtocolName(st.name), description: st.description, parameters: st.parameters, kind: 'system', system: st });
+  }
+  if (deployment.handoffs.length > 0) {
+    specs.push({
+      wireName: HANDOFF_WIRE_NAME,
+      protocolName: HANDOFF_PROTOCOL_NAME,
+      description: HANDOFF_DESCRIPTION,
+      parameters: handoffParameters(deployment.handoffs),
+      kind: 'handoff',
+    });
+  }
+  return specs;
+}
+
+async function appendItem(call: CallState, run: AgentRunState, item: JsonObject): Promise<void> {
+  await call.store.appendItems(call.threadId, run.runId, [item]);
+}
+
+/**
+ * Executes one tool call the way the runner promises: arguments parsed and validated against the
+ * tool's schema, TOOL_CALL guardrail, the implementation, TOOL_OUTPUT guardrail. Returns the
+ * model-visible output; never throws for tool, model or guardrail problems.
+ */
+export async function executeToolCall(call: CallState, run: AgentRunState, spec: ToolSpec, rawArguments: string, callId: string): Promise<string> {
+  if (run.inputGate && !(await run.inputGate)) return 'Error: the input was blocked by a guardrail; no tool may run.';
+  if (spec.kind === 'handoff') return recordHandoff(call, run, spec, rawArguments, callId);
+
+  const scope = call.tracing.start(`execute_tool ${spec.protocolName}`, run.context, {
+    'gen_ai.operation.name': 'execute_tool',
+    'gen_ai.tool.name': spec.protocolName,
+    'gen_ai.tool.call.id': callId,
+    'baton.agent.id': run.agent.manifest.id,
+  });
+  let errorCode: string | undefined;
+  const fail = async (code: string, message: string): Promise<string> => {
+    errorCode = code;
+    await appendItem(call, run, { type: 'function_call_output', call_id: callId, name: spec.protocolName, output: message, error: code });
+    return message;
+  };
+  try {
+    let args: unknown;
+    try {
+      args = JSON.parse(rawArguments === '' ? '{}' : rawArguments);
+    } catch {
+      return await fail('TOOL_ARGUMENTS_INVALID', `Error: arguments for tool '${spec.protocolName}' are not valid JSON.`);
+    }
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+      return await fail('TOOL_ARGUMENTS_INVALID', `Error: arguments for tool '${spec.protocolName}' must be a JSON object.`);
+    }
+    const schemaProblem = call.validator.check(spec.parameters, args);
+    if (schemaProblem) return await fail('TOOL_ARGUMENTS_INVALID', `Error: invalid arguments for tool '${spec.protocolName}': ${schemaProblem}. The tool was not called.`);
+
+    const argumentsJson = JSON.stringify(args);
+    const callCheck = await checkGuardrail(call.guard, {
+      actionType: 'TOOL_CALL',
+      payload: { id: callId, type: 'function', function: { name: spec.protocolName, arguments: argumentsJson } },
+      agentId: run.agent.manifest.id,
+      threadId: call.threadId,
+      runId: run.runId,
+      parent: scope.context,
+      signal: call.signal,
+      detail: { 'baton.tool.name': spec.protocolName },
+    });
+    if (callCheck.decision === 'BLOCK') {
+      return await fail('GUARDRAIL_BLOCKED', `Error: the call to tool '${spec.protocolName}' was blocked by a guardrail (${callCheck.reasonCode}): ${callCheck.reasonMessage}`);
+    }
+    let effectiveArgs = args as Record<string, unknown>;
+    if (callCheck.decision === 'MODIFY') {
+      if (callCheck.payload.function.name !== spec.protocolName || callCheck.payload.id !== callId) {
+        return await fail('GUARDRAIL_INVALID_MODIFY', `Error: the call to tool '${spec.protocolName}' was blocked: the guardrail changed which tool is called.`);
+      }
+      effectiveArgs = JSON.parse(callCheck.payload.function.arguments) as Record<string, unknown>;
+      const modifiedProblem = call.validator.check(spec.parameters, effectiveArgs);
+      if (modifiedProblem) return await fail('GUARDRAIL_INVALID_MODIFY', `Error: the call to tool '${spec.protocolName}' was blocked: the guardrail's modified arguments are invalid (${modifiedProblem}).`);
+    }
+    await appendItem(call, run, { type: 'function_call', call_id: callId, name: spec.protocolName, arguments: JSON.stringify(effectiveArgs) });
+
+    const execute = spec.system?.execute ?? spec.implementation;
+    if (!execute) return await fail('TOOL_NOT_IMPLEMENTED', `Error: tool '${spec.protocolName}' has no implementation registered with the runner.`);
+    const headers = call.tracing.headers(scope.context);
+    const ctx: ToolContext = {
+      threadId: call.threadId,
+      runId: run.runId,
+      agentId: run.agent.manifest.id,
+      depth: call.depth,
+      signal: call.signal,
+      auth: call.auth,
+      fetch: fetchWithTraceHeaders(scope.context, call.fetch),
+      ...headers,
+    };
+    let result: unknown;
+    try {
+      result = await execute(effectiveArgs, ctx);
+    } catch (error) {
+      return await fail('TOOL_FAILED', `Error: tool '${spec.protocolName}' failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (spec.system?.terminal) {
+      run.terminal ??= { callId, name: spec.protocolName, arguments: effectiveArgs };
+    }
+    const output = typeof result === 'string' ? result : (JSON.stringify(result) ?? '');
+
+    const outputCheck = await checkGuardrail(call.guard, {
+      actionType: 'TOOL_OUTPUT',
+      payload: { tool_call_id: callId, name: spec.protocolName, output },
+      agentId: run.agent.manifest.id,
+      threadId: call.threadId,
+      runId: run.runId,
+      parent: scope.context,
+      signal: call.signal,
+      detail: { 'baton.tool.name': spec.protocolName },
+    });
+    let visible = output;
+    if (outputCheck.decision === 'BLOCK') visible = `[tool output withheld by guardrail: ${outputCheck.reasonMessage}]`;
+    else if (outputCheck.decision === 'MODIFY') visible = outputCheck.payload.output;
+    await appendItem(call, run, { type: 'function_call_output', call_id: callId, name: spec.protocolName, output: visible });
+    return visible;
+  } finally {
+    endSpan(scope.span, errorCode ? { code: errorCode, message: `tool call ended with ${errorCode}` } : undefined);
+  }
+}
+
+async function recordHandoff(call: CallState, run: AgentRunState, spec: ToolSpec, rawArguments: string, callId: string): Promise<string> {
+  const parsed = parseHandoffArguments(rawArguments, spec.parameters, call.validator);
+  if (!parsed.ok) {
+    await appendItem(call, run, { type: 'handoff', protocol: HANDOFF_PROTOCOL_NAME, call_id: callId, status: 'invalid', error: 'TOOL_ARGUMENTS_INVALID' });
+    return parsed.message;
+  }
+  run.handoffRequests.set(callId, parsed.value);
+  // Never sent back: the run stops after this turn.
+  return 'handoff requested';
+}

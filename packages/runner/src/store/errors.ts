@@ -1,0 +1,50 @@
+import { RunnerError } from '../errors.js';
+
+/** Base class for thread-store errors; `code` is stable (`STORE_*`). */
+export class StoreError extends RunnerError {
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+    this.name = 'StoreError';
+  }
+}
+
+/** Caller error: no thread with this id. */
+export class ThreadNotFoundError extends StoreError {
+  readonly threadId: string;
+  constructor(threadId: string) {
+    super('STORE_THREAD_NOT_FOUND', `thread ${JSON.stringify(threadId)} does not exist`);
+    this.name = 'ThreadNotFoundError';
+    this.threadId = threadId;
+  }
+}
+
+/** Caller error: no run with this id (or it belongs to another thread). */
+export class RunNotFoundError extends StoreError {
+  readonly runId: string;
+  constructor(runId: string, detail?: string) {
+    super('STORE_RUN_NOT_FOUND', `run ${JSON.stringify(runId)} does not exist${detail ? ` ${detail}` : ''}`);
+    this.name = 'RunNotFoundError';
+    this.runId = runId;
+  }
+}
+
+/** Contention: another run holds the thread's lock and did not release it within `waitMs`. */
+export class ThreadBusyError extends StoreError {
+  readonly threadId: string;
+  constructor(threadId: string, waitedMs: number, holder?: string) {
+    super(
+      'STORE_THREAD_BUSY',
+      `thread ${JSON.stringify(threadId)} is locked by another run${holder ? ` (${holder})` : ''}; gave up after ${waitedMs} ms`,
+    );
+    this.name = 'ThreadBusyError';
+    this.threadId = threadId;
+  }
+}
+
+/** Caller error: an argument is malformed (not an object, not JSON-serializable, bad status…). */
+export class InvalidStoreInputError extends StoreError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('STORE_INVALID_INPUT', message, options);
+    this.name = 'InvalidStoreInputError';
+  }
+}

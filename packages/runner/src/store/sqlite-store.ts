@@ -1,0 +1,485 @@
+import Database from 'better-sqlite3';
+import { InvalidStoreInputError, RunNotFoundError, StoreError, ThreadNotFoundError } from './errors.js';
+import { defaultIdGenerator, type StoreIdKind } from './ids.js';
+import {
+  ACTIVE_RUN_STATUSES,
+  ABANDONED_RUN_MESSAGE,
+  RUNNER_CRASHED,
+  checkError,
+  checkId,
+  checkStatus,
+  encodeObject,
+  isPlainObject,
+  mergeStateObjects,
+  assertTransition,
+  checkLockOptions,
+} from './rules.js';
+import { waitForLock } from './lock-wait.js';
+import { SQLITE_MIGRATIONS } from './sqlite-schema.js';
+import type {
+  JsonObject,
+  RunRecord,
+  RunStatus,
+  ThreadItem,
+  ThreadLock,
+  ThreadRecord,
+  ThreadStore,
+} from './types.js';
+
+/** Options for {@link createSqliteThreadStore}. */
+export interface SqliteThreadStoreOptions {
+  /** Database file; created (with its schema) when missing. Its directory must exist. */
+  file: string;
+  /** Clock for timestamps and lock leases; default `new Date()`. */
+  clock?: () => Date;
+  /** Id generator; default `<kind>_<32 hex>`. */
+  idGenerator?: (kind: StoreIdKind) => string;
+  /** How long one statement waits for another connection's write lock; default 5000 ms. */
+  busyTimeoutMs?: number;
+  /**
+   * `NORMAL` (default): in WAL mode a commit survives the process being killed, and the file is
+   * never corrupted; only a power loss or OS crash can drop the last commits. `FULL` also fsyncs
+   * every commit (survives power loss, slower).
+   */
+  synchronous?: 'NORMAL' | 'FULL';
+  /** Call `recoverAbandonedRuns()` while opening; default false. */
+  recoverOnOpen?: boolean;
+}
+
+interface ThreadRow {
+  id: string;
+  created_at: string;
+  updated_at: string;
+  state: string;
+  metadata: string;
+  next_seq: number;
+}
+interface RunRow {
+  id: string;
+  thread_id: string;
+  agent_id: string;
+  agent_version: string;
+  status: RunStatus;
+  parent_run_id: string | null;
+  created_at: string;
+  updated_at: string;
+  error: string | null;
+  trace_id: string | null;
+}
+interface ItemRow {
+  thread_id: string;
+  seq: number;
+  run_id: string;
+  created_at: string;
+  item: string;
+}
+interface AuditRow {
+  id: string;
+  thread_id: string;
+  run_id: string | null;
+  kind: string;
+  created_at: string;
+  data: string;
+}
+interface LockRow {
+  owner: string;
+  token: string;
+  expires_at: number;
+}
+
+const SQLITE_DEFAULTS = { busyTimeoutMs: 5_000, synchronous: 'NORMAL' } as const;
+
+/**
+ * A thread store on one SQLite file (better-sqlite3, WAL). Every state change is one IMMEDIATE
+ * transaction, so several processes may share the file; thread locks are rows with a lease.
+ */
+export function createSqliteThreadStore(options: SqliteThreadStoreOptions): ThreadStore {
+  if (typeof options?.file !== 'string' || options.file === '') {
+    throw new InvalidStoreInputError('createSqliteThreadStore: options.file must be a non-empty path');
+  }
+  const clock = options.clock ?? (() => new Date());
+  const newId = options.idGenerator ?? defaultIdGenerator;
+  const synchronous = options.synchronous ?? SQLITE_DEFAULTS.synchronous;
+  if (synchronous !== 'NORMAL' && synchronous !== 'FULL') {
+    throw new InvalidStoreInputError(`createSqliteThreadStore: synchronous must be NORMAL or FULL, got ${String(synchronous)}`);
+  }
+
+  const db = openDatabase(options.file, options.busyTimeoutMs ?? SQLITE_DEFAULTS.busyTimeoutMs, synchronous);
+  const now = () => clock().toISOString();
+  const nowMs = () => clock().getTime();
+
+  const stmt = {
+    getThread: db.prepare<[string], ThreadRow>('SELECT * FROM threads WHERE id = ?'),
+    threadExists: db.prepare<[string], number>('SELECT 1 FROM threads WHERE id = ?').pluck(),
+    insertThread: db.prepare('INSERT INTO threads (id, created_at, updated_at, state, metadata) VALUES (?, ?, ?, ?, ?)'),
+    setState: db.prepare('UPDATE threads SET state = ?, updated_at = ? WHERE id = ?'),
+    getRun: db.prepare<[string], RunRow>('SELECT * FROM runs WHERE id = ?'),
+    listRuns: db.prepare<[string], RunRow>('SELECT * FROM runs WHERE thread_id = ? ORDER BY rowid'),
+    insertRun: db.prepare(
+      'INSERT INTO runs (id, thread_id, agent_id, agent_version, status, parent_run_id, created_at, updated_at, error, trace_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)',
+    ),
+    updateRun: db.prepare('UPDATE runs SET status = ?, error = ?, updated_at = ? WHERE id = ?'),
+    insertItem: db.prepare('INSERT INTO items (thread_id, seq, run_id, created_at, item) VALUES (?, ?, ?, ?, ?)'),
+    setNextSeq: db.prepare('UPDATE threads SET next_seq = ?, updated_at = ? WHERE id = ?'),
+    listItems: db.prepare<[string], ItemRow>('SELECT * FROM items WHERE thread_id = ? ORDER BY seq'),
+    insertAudit: db.prepare('INSERT INTO audit (id, thread_id, run_id, kind, created_at, data) VALUES (?, ?, ?, ?, ?, ?)'),
+    listAudit: db.prepare<[string], AuditRow>('SELECT * FROM audit WHERE thread_id = ? ORDER BY rowid'),
+    getLock: db.prepare<[string], LockRow>('SELECT owner, token, expires_at FROM thread_locks WHERE thread_id = ?'),
+    upsertLock: db.prepare(
+      `INSERT INTO thread_locks (thread_id, owner, token, acquired_at, expires_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT(thread_id) DO UPDATE SET owner = excluded.owner, token = excluded.token,
+         acquired_at = excluded.acquired_at, expires_at = excluded.expires_at`,
+    ),
+    renewLock: db.prepare('UPDATE thread_locks SET expires_at = ? WHERE thread_id = ? AND token = ?'),
+    deleteLock: db.prepare('DELETE FROM thread_locks WHERE thread_id = ? AND token = ?'),
+    deleteExpiredLocks: db.prepare('DELETE FROM thread_locks WHERE expires_at <= ?'),
+    failAbandoned: db.prepare(
+      `UPDATE runs SET status = 'failed', error = ?, updated_at = ?
+       WHERE status IN (${ACTIVE_RUN_STATUSES.map((s) => `'${s}'`).join(',')})
+         AND NOT EXISTS (SELECT 1 FROM thread_locks l WHERE l.thread_id = runs.thread_id AND l.expires_at > ?)`,
+    ),
+  };
+
+  let closed = false;
+  const heldLocks = new Set<{ release(): Promise<void> }>();
+
+  /** Runs one synchronous store operation, mapping SQLite failures to StoreError. */
+  const op = <T>(what: string, fn: () => T): T => {
+    if (closed) throw new StoreError('STORE_CLOSED', `thread store is closed (${what})`);
+    try {
+      return fn();
+    } catch (error) {
+      throw toStoreError(error, what);
+    }
+  };
+
+  const requireThread = (threadId: string): ThreadRow => {
+    const row = stmt.getThread.get(threadId);
+    if (!row) throw new ThreadNotFoundError(threadId);
+    return row;
+  };
+
+  const requireRunOnThread = (runId: string, threadId: string): RunRow => {
+    const run = stmt.getRun.get(runId);
+    if (!run) throw new RunNotFoundError(runId);
+    if (run.thread_id !== threadId) throw new RunNotFoundError(runId, `on thread ${JSON.stringify(threadId)}`);
+    return run;
+  };
+
+  const writeState = db.transaction((threadId: string, patch: JsonObject, replace: boolean): JsonObject => {
+    const row = requireThread(threadId);
+    const next = replace ? patch : mergeStateObjects(JSON.parse(row.state) as JsonObject, patch);
+    stmt.setState.run(JSON.stringify(next), now(), threadId);
+    return next;
+  });
+
+  const tryLock = db.transaction((threadId: string, owner: string, token: string, leaseMs: number) => {
+    if (!stmt.threadExists.get(threadId)) throw new ThreadNotFoundError(threadId);
+    const current = stmt.getLock.get(threadId);
+    if (current && current.expires_at > nowMs()) return { acquired: false as const, holder: current.owner };
+    stmt.upsertLock.run(threadId, owner, token, now(), nowMs() + leaseMs);
+    return { acquired: true as const };
+  });
+
+  const recoverAbandonedRuns = (): number =>
+    op('recoverAbandonedRuns', () =>
+      db
+        .transaction(() => {
+          const at = nowMs();
+          stmt.deleteExpiredLocks.run(at);
+          const error = JSON.stringify({ code: RUNNER_CRASHED, message: ABANDONED_RUN_MESSAGE });
+          return stmt.failAbandoned.run(error, now(), at).changes;
+        })
+        .immediate(),
+    );
+
+  const store: ThreadStore = {
+    async createThread(input = {}) {
+      return op('createThread', () => {
+        const id = input.id === undefined ? newId('thread') : checkId(input.id, 'thread id');
+        const state = encodeObject(input.state ?? {}, 'thread state');
+        const metadata = encodeObject(input.metadata ?? {}, 'thread metadata');
+        const at = now();
+        db.transaction(() => {
+          if (stmt.threadExists.get(id)) throw new StoreError('STORE_THREAD_EXISTS', `thread ${JSON.stringify(id)} already exists`);
+          stmt.insertThread.run(id, at, at, state, metadata);
+        }).immediate();
+        return threadFromRow(requireThread(id));
+      });
+    },
+
+    async getThread(threadId) {
+      return op('getThread', () => {
+        const row = stmt.getThread.get(checkId(threadId, 'thread id'));
+        return row ? threadFromRow(row) : undefined;
+      });
+    },
+
+    async mergeState(threadId, patch) {
+      return op('mergeState', () => {
+        const encoded = encodeObject(patch, 'state patch');
+        return writeState.immediate(checkId(threadId, 'thread id'), JSON.parse(encoded) as JsonObject, false);
+      });
+    },
+
+    async replaceState(threadId, state) {
+      return op('replaceState', () => {
+        const encoded = encodeObject(state, 'thread state');
+        return writeState.immediate(checkId(threadId, 'thread id'), JSON.parse(encoded) as JsonObject, true);
+      });
+    },
+
+    async createRun(threadId, input) {
+      return op('createRun', () => {
+        checkId(threadId, 'thread id');
+        if (!isPlainObject(input)) throw new InvalidStoreInputError('createRun input must be an object');
+        const agentId = checkId(input.agentId, 'agentId');
+        const agentVersion = checkId(input.agentVersion, 'agentVersion');
+        const status = checkStatus(input.status ?? 'queued', 'run status');
+        const id = newId('run');
+        const at = now();
+        db.transaction(() => {
+          requireThread(threadId);
+          if (input.parentRunId) requireRunOnThread(input.parentRunId, threadId);
+          stmt.insertRun.run(id, threadId, agentId, agentVersion, status, input.parentRunId ?? null, at, at, input.traceId ?? null);
+        }).immediate();
+        return runFromRow(stmt.getRun.get(id)!);
+      });
+    },
+
+    async updateRun(runId, input) {
+      return op('updateRun', () => {
+        checkId(runId, 'run id');
+        if (!isPlainObject(input)) throw new InvalidStoreInputError('updateRun input must be an object');
+        const status = input.status === undefined ? undefined : checkStatus(input.status, 'run status');
+        const error = input.error === undefined ? undefined : checkError(input.error, 'run error');
+        return db
+          .transaction(() => {
+            const row = stmt.getRun.get(runId);
+            if (!row) throw new RunNotFoundError(runId);
+            const nextStatus = status ?? row.status;
+            assertTransition(runId, row.status, nextStatus);
+            const nextError = error === undefined ? row.error : error === null ? null : JSON.stringify(error);
+            stmt.updateRun.run(nextStatus, nextError, now(), runId);
+            return runFromRow(stmt.getRun.get(runId)!);
+          })
+          .immediate();
+      });
+    },
+
+    async getRun(runId) {
+      return op('getRun', () => {
+        const row = stmt.getRun.get(checkId(runId, 'run id'));
+        return row ? runFromRow(row) : undefined;
+      });
+    },
+
+    async listRuns(threadId) {
+      return op('listRuns', () => stmt.listRuns.all(checkId(threadId, 'thread id')).map(runFromRow));
+    },
+
+    async appendItems(threadId, runId, items) {
+      return op('appendItems', () => {
+        checkId(threadId, 'thread id');
+        checkId(runId, 'run id');
+        if (!Array.isArray(items)) throw new InvalidStoreInputError('items must be an array of JSON objects');
+        const encoded = items.map((item, index) => encodeObject(item, `items[${index}]`));
+        return db
+          .transaction(() => {
+            const thread = requireThread(threadId);
+            requireRunOnThread(runId, threadId);
+            const at = now();
+            const out: ThreadItem[] = encoded.map((item, index) => {
+              const seq = thread.next_seq + index;
+              stmt.insertItem.run(threadId, seq, runId, at, item);
+              return { seq, threadId, runId, createdAt: at, item: JSON.parse(item) as JsonObject };
+            });
+            stmt.setNextSeq.run(thread.next_seq + encoded.length, at, threadId);
+            return out;
+          })
+          .immediate();
+      });
+    },
+
+    async listItems(threadId) {
+      return op('listItems', () =>
+        stmt.listItems.all(checkId(threadId, 'thread id')).map((row) => ({
+          seq: row.seq,
+          threadId: row.thread_id,
+          runId: row.run_id,
+          createdAt: row.created_at,
+          item: JSON.parse(row.item) as JsonObject,
+        })),
+      );
+    },
+
+    async appendAudit(record) {
+      return op('appendAudit', () => {
+        if (!isPlainObject(record)) throw new InvalidStoreInputError('audit record must be an object');
+        const threadId = checkId(record.threadId, 'audit threadId');
+        const runId = record.runId === null || record.runId === undefined ? null : checkId(record.runId, 'audit runId');
+        const kind = checkId(record.kind, 'audit kind');
+        const data = encodeObject(record.data ?? {}, 'audit data');
+        const id = record.id === undefined ? newId('audit') : checkId(record.id, 'audit id');
+        const at = now();
+        db.transaction(() => {
+          requireThread(threadId);
+          if (runId) requireRunOnThread(runId, threadId);
+          stmt.insertAudit.run(id, threadId, runId, kind, at, data);
+        }).immediate();
+        return { id, threadId, runId, kind, createdAt: at, data: JSON.parse(data) as JsonObject };
+      });
+    },
+
+    async listAudit(threadId) {
+      return op('listAudit', () =>
+        stmt.listAudit.all(checkId(threadId, 'thread id')).map((row) => ({
+          id: row.id,
+          threadId: row.thread_id,
+          runId: row.run_id,
+          kind: row.kind,
+          createdAt: row.created_at,
+          data: JSON.parse(row.data) as JsonObject,
+        })),
+      );
+    },
+
+    async acquireThreadLock(threadId, lockOptions) {
+      checkId(threadId, 'thread id');
+      const { owner, leaseMs, waitMs } = checkLockOptions(lockOptions);
+      const token = newId('lock');
+      let holder: string | undefined;
+      await waitForLock({
+        threadId,
+        waitMs,
+        signal: lockOptions.signal,
+        holder: () => holder,
+        attempt: () =>
+          op('acquireThreadLock', () => {
+            const result = tryLock.immediate(threadId, owner, token, leaseMs);
+            if (result.acquired) return true;
+            holder = result.holder;
+            return undefined;
+          }),
+      });
+      const renew = async (): Promise<boolean> =>
+        !closed && op('renewThreadLock', () => stmt.renewLock.run(nowMs() + leaseMs, threadId, token).changes === 1);
+      let released = false;
+      const timer = setInterval(() => {
+        renew().then(
+          (held) => {
+            if (!held) clearInterval(timer);
+          },
+          () => clearInterval(timer),
+        );
+      }, Math.max(10, Math.floor(leaseMs / 3)));
+      timer.unref();
+      if (lockOptions.autoRenew === false) clearInterval(timer);
+      const lock: ThreadLock = {
+        threadId,
+        owner,
+        renew,
+        async release() {
+          if (released) return;
+          released = true;
+          clearInterval(timer);
+          heldLocks.delete(lock);
+          if (!closed) op('releaseThreadLock', () => stmt.deleteLock.run(threadId, token));
+        },
+      };
+      heldLocks.add(lock);
+      return lock;
+    },
+
+    async recoverAbandonedRuns() {
+      return recoverAbandonedRuns();
+    },
+
+    async close() {
+      if (closed) return;
+      for (const lock of [...heldLocks]) await lock.release().catch(() => undefined);
+      closed = true;
+      db.close();
+    },
+  };
+
+  if (options.recoverOnOpen) recoverAbandonedRuns();
+  return store;
+}
+
+function openDatabase(file: string, busyTimeoutMs: number, synchronous: 'NORMAL' | 'FULL'): Database.Database {
+  let db: Database.Database;
+  try {
+    db = new Database(file, { timeout: busyTimeoutMs });
+  } catch (error) {
+    throw new StoreError('STORE_OPEN_FAILED', `cannot open thread store ${JSON.stringify(file)}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${synchronous}`);
+    db.pragma('foreign_keys = ON');
+    migrate(db, file);
+    return db;
+  } catch (error) {
+    db.close();
+    if (error instanceof StoreError) throw error;
+    throw new StoreError('STORE_OPEN_FAILED', `cannot open thread store ${JSON.stringify(file)}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+}
+
+function migrate(db: Database.Database, file: string): void {
+  db.transaction(() => {
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > SQLITE_MIGRATIONS.length) {
+      throw new StoreError(
+        'STORE_SCHEMA_TOO_NEW',
+        `thread store ${JSON.stringify(file)} has schema version ${version}, newer than this Baton understands (${SQLITE_MIGRATIONS.length}); upgrade @baton/runner`,
+      );
+    }
+    for (let v = version; v < SQLITE_MIGRATIONS.length; v++) db.exec(SQLITE_MIGRATIONS[v]!);
+    db.pragma(`user_version = ${SQLITE_MIGRATIONS.length}`);
+  }).immediate();
+}
+
+function toStoreError(error: unknown, what: string): StoreError {
+  if (error instanceof StoreError) return error;
+  const code = (error as { code?: unknown })?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
+    return new StoreError('STORE_BUSY', `thread store is busy (${what}): another process held the database too long`, { cause: error });
+  }
+  if (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT')) {
+    return new InvalidStoreInputError(`${what} violates a store constraint: ${message}`, { cause: error });
+  }
+  return new StoreError('STORE_FAILED', `thread store operation ${what} failed: ${message}`, { cause: error });
+}
+
+function threadFromRow(row: ThreadRow): ThreadRecord {
+  return {
+    id: row.id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    state: JSON.parse(row.state) as JsonObject,
+    metadata: JSON.parse(row.metadata) as JsonObject,
+  };
+}
+
+function runFromRow(row: RunRow): RunRecord {
+  return {
+    id: row.id,
+    threadId: row.thread_id,
+    agentId: row.agent_id,
+    agentVersion: row.agent_version,
+    status: row.status,
+    parentRunId: row.parent_run_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    error: row.error === null ? null : (JSON.parse(row.error) as { code: string; message: string }),
+    traceId: row.trace_id,
+  };
+}
+

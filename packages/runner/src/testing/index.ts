@@ -1,0 +1,21 @@
+// @baton/runner/testing: helpers for testing agents without a network.
+export {
+  startScriptedOpenAIServer,
+  type ScriptedOpenAIServer,
+  type ScriptedOpenAIServerOptions,
+  type ScriptedTurn,
+  type ScriptedToolCall,
+  type RecordedRequest,
+  type ScriptFunction,
+} from './scripted-openai-server.js';
+export {
+  OfflineModel,
+  OfflineModelProvider,
+  createOfflineModelProvider,
+  type OfflineModelProviderOptions,
+  OFFLINE_MODEL_LABEL,
+  DEFAULT_SCENARIO,
+} from '../models/offline-model.js';
+export { parseScenario, loadScenarioFile } from '../models/scenario-loader.js';
+export type { Scenario, ScenarioInput, ScenarioRule } from '../models/scenario-schema.js';
+export { createScriptedModel, type ScriptedModelOptions } from './scripted-model.js';

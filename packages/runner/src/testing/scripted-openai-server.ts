@@ -1,0 +1,192 @@
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One scripted tool call in a reply. */
+export interface ScriptedToolCall {
+  name: string;
+  /** An object (serialised for you) or the exact JSON string to send. */
+  arguments: Record<string, unknown> | string;
+  /** The call id; generated (`call_<n>`) when omitted. */
+  id?: string;
+}
+
+/** One scripted model reply: tool calls, a message, or both. */
+export interface ScriptedTurn {
+  toolCalls?: ScriptedToolCall[];
+  message?: string;
+  /** Reply with this HTTP status and an OpenAI-style error body instead. */
+  error?: { status: number; message: string };
+}
+
+/** A request as the server received it. */
+export interface RecordedRequest {
+  /** `/v1/chat/completions` or `/v1/responses`. */
+  path: string;
+  api: 'chat' | 'responses';
+  /** The parsed JSON body, exactly as sent. */
+  body: Record<string, unknown>;
+  /** The raw body text. */
+  raw: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+export type ScriptFunction = (request: RecordedRequest, index: number) => ScriptedTurn | Promise<ScriptedTurn>;
+
+/** Options for {@link startScriptedOpenAIServer}. */
+export interface ScriptedOpenAIServerOptions {
+  /** Replies in order, or a function deciding each reply from the request. */
+  script: ScriptedTurn[] | ScriptFunction;
+  /** Which endpoints to serve (default `both`). */
+  api?: 'chat' | 'responses' | 'both';
+  /** Host to bind (default 127.0.0.1). */
+  host?: string;
+  /** Model name echoed in replies (default `scripted-model`). */
+  model?: string;
+}
+
+/** A running scripted server. */
+export interface ScriptedOpenAIServer {
+  /** Base URL ending in `/v1`, for `new OpenAI({ baseURL })` or `OPENAI_BASE_URL`. */
+  url: string;
+  /** Every model request received, in order. */
+  requests: RecordedRequest[];
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function errorBody(message: string, type = 'invalid_request_error'): unknown {
+  return { error: { message, type, param: null, code: null } };
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new Error('request body too large');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const usageChat = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15, prompt_tokens_details: { cached_tokens: 0 }, completion_tokens_details: { reasoning_tokens: 0 } };
+const usageResponses = { input_tokens: 10, output_tokens: 5, total_tokens: 15, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } };
+
+function argsText(call: ScriptedToolCall): string {
+  return typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
+}
+
+function chatReply(turn: ScriptedTurn, n: number, model: string): unknown {
+  const toolCalls = (turn.toolCalls ?? []).map((c, i) => ({ id: c.id ?? `call_${n}_${i + 1}`, type: 'function', function: { name: c.name, arguments: argsText(c) } }));
+  return {
+    id: `chatcmpl-scripted-${n}`,
+    object: 'chat.completion',
+    created: 1_700_000_000 + n,
+    model,
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: turn.message ?? null, refusal: null, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) },
+        finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
+        logprobs: null,
+      },
+    ],
+    usage: usageChat,
+  };
+}
+
+function responsesReply(turn: ScriptedTurn, n: number, model: string): unknown {
+  const output: unknown[] = [];
+  if (turn.message !== undefined) {
+    output.push({ id: `msg_${n}`, type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: turn.message, annotations: [] }] });
+  }
+  (turn.toolCalls ?? []).forEach((c, i) => {
+    output.push({ id: `fc_${n}_${i + 1}`, type: 'function_call', status: 'completed', call_id: c.id ?? `call_${n}_${i + 1}`, name: c.name, arguments: argsText(c) });
+  });
+  return { id: `resp_scripted_${n}`, object: 'response', created_at: 1_700_000_000 + n, status: 'completed', model, output, usage: usageResponses, error: null, incomplete_details: null };
+}
+
+/**
+ * A real `node:http` server on a loopback port that speaks the minimal non-streaming
+ * `POST /v1/chat/completions` and `POST /v1/responses` — enough for the real
+ * `OpenAIChatCompletionsModel` and `OpenAIResponsesModel` — and records every request body.
+ */
+export async function startScriptedOpenAIServer(options: ScriptedOpenAIServerOptions): Promise<ScriptedOpenAIServer> {
+  const api = options.api ?? 'both';
+  const model = options.model ?? 'scripted-model';
+  const requests: RecordedRequest[] = [];
+  const script = options.script;
+  let served = 0;
+
+  async function nextTurn(recorded: RecordedRequest): Promise<ScriptedTurn> {
+    const index = served++;
+    if (typeof script === 'function') return script(recorded, index);
+    const turn = script[index];
+    if (!turn) return { error: { status: 500, message: `scripted server: script exhausted after ${script.length} replies (request ${index + 1})` } };
+    return turn;
+  }
+
+  const server = createServer((req, res) => {
+    void (async () => {
+      const path = (req.url ?? '').split('?')[0] ?? '';
+      const kind = path === '/v1/chat/completions' ? 'chat' : path === '/v1/responses' ? 'responses' : undefined;
+      if (req.method !== 'POST' || !kind || (api !== 'both' && api !== kind)) {
+        sendJson(res, 404, errorBody(`scripted server: no route for ${req.method} ${path}`));
+        return;
+      }
+      let raw: string;
+      let body: Record<string, unknown>;
+      try {
+        raw = await readBody(req);
+        body = JSON.parse(raw) as Record<string, unknown>;
+      } catch (err) {
+        sendJson(res, 400, errorBody(`scripted server: bad JSON body: ${(err as Error).message}`));
+        return;
+      }
+      const recorded: RecordedRequest = { path, api: kind, body, raw, headers: { ...req.headers } };
+      requests.push(recorded);
+      if (body.stream === true) {
+        sendJson(res, 400, errorBody('scripted server: streaming is not supported; run without stream'));
+        return;
+      }
+      let turn: ScriptedTurn;
+      try {
+        turn = await nextTurn(recorded);
+      } catch (err) {
+        sendJson(res, 500, errorBody(`scripted server: script failed: ${(err as Error).message}`, 'server_error'));
+        return;
+      }
+      if (turn.error) {
+        sendJson(res, turn.error.status, errorBody(turn.error.message, turn.error.status >= 500 ? 'server_error' : 'invalid_request_error'));
+        return;
+      }
+      sendJson(res, 200, kind === 'chat' ? chatReply(turn, served, model) : responsesReply(turn, served, model));
+    })().catch((err: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, errorBody(`scripted server: ${(err as Error).message}`, 'server_error'));
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}/v1`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,41 @@
+import { createAgentRegistry, parseDeploymentConfig, type AgentManifestLike, type AgentRegistry } from '../../src/index.js';
+
+export function manifest(id: string, overrides: Partial<AgentManifestLike> = {}): AgentManifestLike {
+  return {
+    schema_version: '1.0',
+    id,
+    version: '1.0.0',
+    name: id.split('.').pop() ?? id,
+    instructions: `You are ${id}.`,
+    model: { provider: 'openai', name: id.split('.').pop() ?? id },
+    tools: [],
+    ...overrides,
+  };
+}
+
+export function lookupTool(name = 'lookup_order') {
+  return {
+    type: 'function' as const,
+    function: {
+      name,
+      description: 'Looks up an order.',
+      parameters: {
+        type: 'object' as const,
+        properties: { order_id: { type: 'string', pattern: '^[0-9]+$' }, note: { type: 'string' } },
+        required: ['order_id'],
+        additionalProperties: false,
+      },
+    },
+  };
+}
+
+/** A registry from manifests and a baton.yml text. */
+export function registry(manifests: AgentManifestLike[], batonYml?: string): AgentRegistry {
+  let deployment;
+  if (batonYml !== undefined) {
+    const parsed = parseDeploymentConfig('baton.yml', process.cwd(), batonYml);
+    if (!parsed.ok) throw new Error(parsed.problems.map((p) => `${p.line}:${p.col} ${p.message}`).join('\n'));
+    deployment = parsed.value;
+  }
+  return createAgentRegistry({ agents: manifests.map((m) => ({ manifest: m, source: `${m.id}.agent.yml` })), ...(deployment ? { deployment } : {}) });
+}

@@ -1,0 +1,422 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { DelegateTaskArgsSchema, ResponsePackageSchema } from '@baton/manifest';
+import type { DelegateTaskArgs, ErrorReport, ResponsePackage, SkillPackage } from '@baton/manifest';
+import { parseCriteria } from '../criteria/parse.js';
+import { verifyCriteria } from '../criteria/verify.js';
+import type { Criterion } from '../criteria/types.js';
+import { applyEdits } from '../edits/apply-edits.js';
+import type { EditInput } from '../edits/apply-edits.js';
+import { SkillsConfigError, SkillsError, SkillsInputError, VagueCriteriaError } from '../errors.js';
+import { scrubbedEnv } from '../process/env.js';
+import { spawnJson } from '../process/spawn-json.js';
+import { entryCommand } from './entry-command.js';
+import { checkText } from './guardrail-checks.js';
+import { failure } from './outcome.js';
+import type { AttemptOutcome } from './outcome.js';
+import { checkPayloadBounds, resolveFileRefs } from './payload.js';
+import { Semaphore } from './semaphore.js';
+import { renderSkillPackage } from './skill-package.js';
+import { createSkillRegistry, ioSchemaToJsonSchema, skillRegistryFrom } from './skill-registry.js';
+import type { SkillDefinition } from './skill-registry.js';
+import { DELEGATE_TASK_DESCRIPTION, DELEGATE_TASK_NAME, delegateTaskParameters, YIELD_CONTROL_DESCRIPTION, YIELD_CONTROL_NAME, YIELD_CONTROL_PARAMETERS } from './tools.js';
+import type { CreateDelegationOptions, Delegation, DelegationContext, DelegationSystemTool } from './types.js';
+
+/** Capabilities that need `requires_approval: true` and a yes from the approval hook (seed: Approval Rules). */
+export const APPROVAL_CAPABILITIES: readonly string[] = ['network_outbound', 'file_delete', 'financial_tx'];
+
+/** Environment variables that carry delegation limits into subprocess skills. */
+export const DELEGATION_ENV = {
+  depth: 'BATON_DELEGATION_DEPTH',
+  maxDepth: 'BATON_DELEGATION_MAX_DEPTH',
+  lineage: 'BATON_DELEGATION_LINEAGE',
+  taskId: 'BATON_TASK_ID',
+  workspace: 'BATON_WORKSPACE',
+} as const;
+
+const DEFAULTS = { maxDepth: 3, timeoutMs: 60_000, maxConcurrency: 4 } as const;
+
+interface Scope {
+  depth: number;
+  maxDepth: number;
+  lineage: string[];
+}
+
+/** In-process subagents inherit their scope through the async context of the runner's run. */
+const scopeStorage = new AsyncLocalStorage<Scope>();
+
+function scopeFromEnv(env: NodeJS.ProcessEnv): Scope | undefined {
+  const depth = env[DELEGATION_ENV.depth];
+  if (depth === undefined) return undefined;
+  const d = Number(depth);
+  const m = Number(env[DELEGATION_ENV.maxDepth] ?? DEFAULTS.maxDepth);
+  let lineage: string[] = [];
+  try {
+    const parsed: unknown = JSON.parse(env[DELEGATION_ENV.lineage] ?? '[]');
+    if (Array.isArray(parsed)) lineage = parsed.filter((x): x is string => typeof x === 'string');
+  } catch {
+    // A garbled lineage still keeps the depth limit; fail towards the stricter side.
+  }
+  // Unparseable numbers mean someone tampered with the channel: treat as already at the limit.
+  if (!Number.isInteger(d) || d < 0 || !Number.isInteger(m) || m < 1) return { depth: Number.MAX_SAFE_INTEGER, maxDepth: 1, lineage };
+  return { depth: d, maxDepth: m, lineage };
+}
+
+function positiveInt(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1) throw new SkillsConfigError('INVALID_OPTIONS', `createDelegation: ${name} must be a positive integer, got ${String(value)}`);
+  return value;
+}
+
+function errorCodeFor(err: SkillsError): string {
+  const code = err.code.startsWith('ERR_') ? err.code : `ERR_${err.code}`;
+  return /^ERR_[A-Z0-9_]+$/.test(code) ? code : 'ERR_INVALID_REQUEST';
+}
+
+function editsOf(output: Record<string, unknown>): EditInput[] | undefined {
+  const out: EditInput[] = [];
+  if (typeof output.diff === 'string') out.push({ format: 'unified_diff', text: output.diff });
+  if (typeof output.replace_blocks === 'string') out.push({ format: 'replace_blocks', text: output.replace_blocks });
+  if (typeof output.edits === 'string') out.push({ format: /^\s*REPLACE_START\s*$/m.test(output.edits) ? 'replace_blocks' : 'unified_diff', text: output.edits });
+  return out.length > 0 ? out : undefined;
+}
+
+/**
+ * Creates `delegate_task` / `yield_control` and the runtime behind them: skills and agents as
+ * subagents, explicit SkillPackages, depth/loop limits, approvals, payload bounds, hard
+ * timeouts, one self-correction, criteria verification and guardrails at the boundary.
+ */
+export function createDelegation(options: CreateDelegationOptions): Delegation {
+  if (typeof options.workspace !== 'string' || options.workspace.length === 0) {
+    throw new SkillsConfigError('INVALID_OPTIONS', 'createDelegation: workspace is required');
+  }
+  const workspace = path.resolve(options.workspace);
+  const maxDepth = positiveInt('maxDepth', options.maxDepth, DEFAULTS.maxDepth);
+  const timeoutMs = positiveInt('timeoutMs', options.timeoutMs, DEFAULTS.timeoutMs);
+  const maxConcurrency = positiveInt('maxConcurrency', options.maxConcurrency, DEFAULTS.maxConcurrency);
+  const registry = options.skills ?? (options.skillsDir ? createSkillRegistry(options.skillsDir) : skillRegistryFrom([]));
+  const approvals = options.approvals ?? (async () => false);
+  const idGenerator = options.idGenerator ?? randomUUID;
+  const clock = options.clock ?? (() => performance.now());
+  const spawn = options.spawn ?? spawnJson;
+  const log = options.logger ?? { info: () => undefined, warn: () => undefined };
+  const semaphore = new Semaphore(maxConcurrency);
+  const stopAll = new AbortController();
+  const inflight = new Set<Promise<unknown>>();
+
+  function currentScope(ctx: DelegationContext): Scope {
+    const base = scopeStorage.getStore() ?? scopeFromEnv(options.env ?? process.env) ?? { depth: 0, maxDepth, lineage: [] };
+    const lineage = [...base.lineage];
+    if (ctx.agentId && lineage[lineage.length - 1] !== ctx.agentId) lineage.push(ctx.agentId);
+    return { depth: Math.max(base.depth, ctx.depth ?? 0), maxDepth: Math.min(base.maxDepth, maxDepth), lineage };
+  }
+
+  const yieldControlTool: DelegationSystemTool = {
+    name: YIELD_CONTROL_NAME,
+    description: YIELD_CONTROL_DESCRIPTION,
+    parameters: YIELD_CONTROL_PARAMETERS,
+    terminal: true,
+    async execute(args) {
+      const parsed = ResponsePackageSchema.safeParse(args);
+      if (!parsed.success) return `yield_control arguments are invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`;
+      return 'control yielded to the parent';
+    },
+  };
+
+  async function checkOutput(response: ResponsePackage, criteria: Criterion[], contract: Criterion[], trigger: { criterion?: Criterion; literal?: string } | undefined, pkg: SkillPackage, signal: AbortSignal) {
+    const output = response.output_payload;
+    let changedFiles: string[] = [];
+    const edits = editsOf(output);
+    const problems: string[] = [];
+    const results: Array<{ ok: boolean; message: string }> = [];
+    if (edits) {
+      try {
+        changedFiles = (await applyEdits({ workspace, edits, capabilities: pkg.constraints.capabilities, dryRun: true })).changes.map((c) => c.path);
+      } catch (err) {
+        problems.push(`the returned edits cannot be applied: ${(err as Error).message}`);
+      }
+    }
+    const contractCheck = await verifyCriteria(contract, { output, workspace, changedFiles, signal });
+    problems.push(...contractCheck.results.filter((r) => !r.ok).map((r) => `output does not match the skill's output_schema: ${r.message}`));
+    const verified = await verifyCriteria(criteria, { output, workspace, changedFiles, signal });
+    results.push(...verified.results.map((r) => ({ ok: r.ok, message: r.message })));
+    if (trigger?.criterion) {
+      const t = await verifyCriteria([trigger.criterion], { output, workspace, changedFiles, signal });
+      if (!t.ok) problems.push(`termination_trigger not met: ${t.results[0]?.message ?? ''}`);
+    } else if (trigger?.literal !== undefined && !`${JSON.stringify(output)}\n${response.log_summary ?? ''}`.includes(trigger.literal)) {
+      problems.push(`termination_trigger ${JSON.stringify(trigger.literal)} does not appear in the output`);
+    }
+    problems.push(...verified.results.filter((r) => !r.ok).map((r) => `criterion failed: ${r.message}`));
+    const onlyCriteriaFailed = problems.length === verified.results.filter((r) => !r.ok).length;
+    // PARTIAL_COMPLETION: everything else holds and some (not all) requested criteria passed.
+    return { ok: problems.length === 0, problems, results, partial: onlyCriteriaFailed && results.some((r) => r.ok), edits };
+  }
+
+  async function runSkillAttempt(skill: SkillDefinition, pkg: SkillPackage, signal: AbortSignal): Promise<AttemptOutcome> {
+    const { command, args } = entryCommand(skill.entryPath);
+    const env = scrubbedEnv({
+      ...options.skillEnv,
+      [DELEGATION_ENV.depth]: String(pkg.depth),
+      [DELEGATION_ENV.maxDepth]: String(pkg.max_depth),
+      [DELEGATION_ENV.lineage]: JSON.stringify([...pkg.lineage, pkg.subagent_type]),
+      [DELEGATION_ENV.taskId]: pkg.task_id,
+      [DELEGATION_ENV.workspace]: workspace,
+    });
+    const r = await spawn({ command, args, input: pkg, cwd: workspace, env, timeoutMs: pkg.constraints.timeout_ms, signal });
+    if (r.stderr) log.info('skill stderr', { skill: skill.name, task_id: pkg.task_id, bytes: r.stderr.length });
+    if (r.failure) {
+      if (r.failure.code === 'TIMEOUT') {
+        return { kind: 'final', response: failure('ERR_TIMEOUT', `skill ${skill.name} did not yield within ${pkg.constraints.timeout_ms} ms; its process group was killed`, { timeout_ms: pkg.constraints.timeout_ms }) };
+      }
+      if (r.failure.code === 'ABORTED') return { kind: 'final', response: failure('ERR_CANCELLED', `delegation to ${skill.name} was cancelled; its process group was killed`) };
+      return { kind: 'retryable', error: { code: 'ERR_TOOL_FAILURE', message: `skill ${skill.name} ended without a valid yield_control: ${r.failure.message}`, details: { exit_code: r.exitCode, signal: r.signal, failure: r.failure.code } } };
+    }
+    const parsed = ResponsePackageSchema.safeParse(r.output);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+      return { kind: 'retryable', error: { code: 'ERR_TOOL_FAILURE', message: `skill ${skill.name} wrote something that is not a yield_control ResponsePackage: ${issues}` } };
+    }
+    return { kind: 'yield', response: parsed.data };
+  }
+
+  async function runAgentAttempt(agentId: string, pkg: SkillPackage, signal: AbortSignal, trigger: { literal?: string } | undefined, ctx: DelegationContext): Promise<AttemptOutcome> {
+    const runner = options.runner;
+    if (!runner) throw new SkillsConfigError('NO_RUNNER', `subagent ${agentId} is an agent, but no runner was given to createDelegation`);
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(new Error('timeout')), pkg.constraints.timeout_ms);
+    const runSignal = AbortSignal.any([signal, timeout.signal]);
+    let stop: (() => void) | undefined;
+    const stopped = new Promise<'stopped'>((resolve) => {
+      stop = () => resolve('stopped');
+      runSignal.addEventListener('abort', () => resolve('stopped'), { once: true });
+    });
+    try {
+      const scope: Scope = { depth: pkg.depth, maxDepth: pkg.max_depth, lineage: [...pkg.lineage, agentId] };
+      const run = scopeStorage.run(scope, () =>
+        runner.run({ agentId, input: renderSkillPackage(pkg), systemTools: [yieldControlTool], depth: pkg.depth, maxTurns: pkg.constraints.max_iterations, signal: runSignal, ...(ctx.traceparent ? { traceparent: ctx.traceparent } : {}) }),
+      );
+      run.catch(() => undefined);
+      const result = await Promise.race([run, stopped]);
+      if (result === 'stopped' || runSignal.aborted) {
+        if (timeout.signal.aborted) return { kind: 'final', response: failure('ERR_TIMEOUT', `agent ${agentId} did not yield within ${pkg.constraints.timeout_ms} ms; its run was cancelled`, { timeout_ms: pkg.constraints.timeout_ms }) };
+        return { kind: 'final', response: failure('ERR_CANCELLED', `delegation to ${agentId} was cancelled`) };
+      }
+      if (result.terminal?.name === YIELD_CONTROL_NAME) {
+        const parsed = ResponsePackageSchema.safeParse(result.terminal.arguments);
+        if (parsed.success) return { kind: 'yield', response: parsed.data };
+        return { kind: 'retryable', error: { code: 'ERR_TOOL_FAILURE', message: `agent ${agentId} called yield_control with invalid arguments: ${parsed.error.issues[0]?.message ?? ''}` } };
+      }
+      if (trigger?.literal !== undefined && result.response !== null && result.response.includes(trigger.literal)) {
+        return { kind: 'yield', response: { status: 'SUCCESS', output_payload: { response: result.response }, log_summary: 'ended by termination_trigger' } };
+      }
+      return { kind: 'retryable', error: { code: 'ERR_TOOL_FAILURE', message: `agent ${agentId} ended its run (${result.status}) without calling yield_control` } };
+    } catch (err) {
+      if (err instanceof SkillsConfigError) throw err;
+      return { kind: 'retryable', error: { code: 'ERR_TOOL_FAILURE', message: `agent ${agentId}'s run failed: ${(err as Error).message}` } };
+    } finally {
+      clearTimeout(timer);
+      stop?.();
+    }
+  }
+
+  async function delegateOnce(rawArgs: unknown, ctx: DelegationContext): Promise<ResponsePackage> {
+    const started = clock();
+    const parsedArgs = DelegateTaskArgsSchema.safeParse(rawArgs);
+    if (!parsedArgs.success) {
+      const msg = parsedArgs.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+      throw new SkillsInputError('INVALID_ARGUMENTS', `delegate_task arguments are invalid: ${msg}`);
+    }
+    const args: DelegateTaskArgs = parsedArgs.data;
+    const target = args.subagent_type;
+    const scope = currentScope(ctx);
+    const taskId = idGenerator();
+
+    const skill = await registry.get(target);
+    if (!skill && (!options.runner || (options.agents && !options.agents.includes(target)))) {
+      const known = [...(await registry.list()).map((s) => s.name), ...(options.agents ?? [])];
+      throw new SkillsInputError('UNKNOWN_SUBAGENT', `unknown subagent_type ${JSON.stringify(target)}; known: ${known.length ? known.join(', ') : '(none)'}`);
+    }
+    const childDepth = scope.depth + 1;
+    if (childDepth > scope.maxDepth) {
+      return failure('ERR_CONSTRAINT_VIOLATION', `delegation depth ${childDepth} would exceed the maximum of ${scope.maxDepth}`, { depth: childDepth, max_depth: scope.maxDepth, lineage: scope.lineage });
+    }
+    if (scope.lineage.includes(target)) {
+      return failure('ERR_CONSTRAINT_VIOLATION', `delegation loop refused: ${[...scope.lineage, target].join(' → ')}`, { lineage: scope.lineage });
+    }
+
+    // Refused at delegation time, before anything runs.
+    const criteria = parseCriteria(args.success_criteria ?? [], {
+      ...(skill ? { outputSchema: ioSchemaToJsonSchema(skill.manifest.output_schema) } : {}),
+      ...(options.testCommand ? { testCommand: options.testCommand } : {}),
+    });
+    // The skill's declared output schema is a contract, checked on every SUCCESS.
+    const contract: Criterion[] = skill ? [{ type: 'json_schema', schema: ioSchemaToJsonSchema(skill.manifest.output_schema) }] : [];
+    let trigger: { criterion?: Criterion; literal?: string } | undefined;
+    if (args.termination_trigger !== undefined) {
+      try {
+        trigger = { criterion: parseCriteria([args.termination_trigger])[0] as Criterion };
+      } catch (err) {
+        if (!(err instanceof VagueCriteriaError)) throw err;
+        trigger = { literal: args.termination_trigger };
+      }
+    }
+    checkPayloadBounds(args.input_data, options.payloadLimits);
+    let payload = await resolveFileRefs(args.input_data, workspace);
+    let instructionSet = args.instruction_set;
+
+    const capabilities = skill ? skill.manifest.capabilities : [...(options.agentCapabilities?.[target] ?? [])];
+    const sensitive = capabilities.filter((c) => APPROVAL_CAPABILITIES.includes(c));
+    if (sensitive.length > 0) {
+      if (args.requires_approval !== true) {
+        return failure('ERR_CONSTRAINT_VIOLATION', `${target} needs ${sensitive.join(', ')}: the request must set requires_approval: true`, { capabilities: sensitive });
+      }
+      let yes = false;
+      try {
+        yes = (await approvals({ skill: target, capabilities: sensitive, task_id: taskId, summary: instructionSet.slice(0, 200) })) === true;
+      } catch (err) {
+        log.warn('approval hook failed; treating as a no', { task_id: taskId, error: (err as Error).message });
+      }
+      if (!yes) return failure('ERR_CONSTRAINT_VIOLATION', `approval denied: ${target} needs ${sensitive.join(', ')}`, { capabilities: sensitive });
+    }
+
+    const signal = AbortSignal.any([stopAll.signal, ...(ctx.signal ? [ctx.signal] : [])]);
+    const inputCheck = await checkText(options.guardrails, 'AGENT_INPUT', target, JSON.stringify({ instruction_set: instructionSet, payload }), { ...ctx, signal });
+    if (!inputCheck.ok) return failure('ERR_CONSTRAINT_VIOLATION', `the subagent's input was blocked: ${inputCheck.reason}`);
+    if (inputCheck.modified) {
+      let redacted: unknown;
+      try {
+        redacted = JSON.parse(inputCheck.text);
+      } catch {
+        redacted = undefined;
+      }
+      const r = redacted as { instruction_set?: unknown; payload?: unknown } | undefined;
+      if (!r || typeof r.instruction_set !== 'string' || !r.payload || typeof r.payload !== 'object' || Array.isArray(r.payload)) {
+        return failure('ERR_CONSTRAINT_VIOLATION', 'the AGENT_INPUT guardrail modified the input into something that is not the same shape; blocked (fail closed)');
+      }
+      instructionSet = r.instruction_set;
+      payload = r.payload as Record<string, unknown>;
+    }
+
+    let pkg: SkillPackage = {
+      task_id: taskId,
+      subagent_type: target,
+      instruction_set: instructionSet,
+      payload,
+      success_criteria: criteria,
+      constraints: { max_iterations: args.max_iterations, timeout_ms: timeoutMs, capabilities: [...capabilities] },
+      requires_approval: args.requires_approval ?? false,
+      ...(args.termination_trigger !== undefined ? { termination_trigger: args.termination_trigger } : {}),
+      depth: childDepth,
+      max_depth: scope.maxDepth,
+      lineage: scope.lineage,
+      attempt: 1,
+    };
+    if (options.packetGate) {
+      try {
+        pkg = (await options.packetGate.prepare({ skillPackage: pkg, recipient: target, purpose: 'delegation' })).skillPackage;
+      } catch (err) {
+        return failure('ERR_CONSTRAINT_VIOLATION', `the packet gate refused the hand-off: ${(err as Error).message}`);
+      }
+    }
+
+    let release: () => void;
+    try {
+      release = await semaphore.acquire(signal);
+    } catch {
+      return failure('ERR_CANCELLED', `delegation to ${target} was cancelled before it started`);
+    }
+    try {
+      const maxAttempts = Math.min(2, args.max_iterations);
+      let lastError: ErrorReport = { code: 'ERR_TOOL_FAILURE', message: 'no attempt ran' };
+      let partial: ResponsePackage | undefined;
+      for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+        const attemptPkg: SkillPackage = {
+          ...pkg,
+          attempt,
+          constraints: { ...pkg.constraints, max_iterations: args.max_iterations - (attempt - 1) },
+          ...(attempt > 1 ? { previous_error: lastError } : {}),
+        };
+        const outcome = skill ? await runSkillAttempt(skill, attemptPkg, signal) : await runAgentAttempt(target, attemptPkg, signal, trigger, ctx);
+        if (outcome.kind === 'final') return outcome.response;
+        if (outcome.kind === 'retryable') {
+          lastError = outcome.error;
+          log.warn('subagent attempt failed', { task_id: taskId, attempt, code: lastError.code });
+          continue;
+        }
+        const responseCheck = await checkText(options.guardrails, 'AGENT_RESPONSE', target, JSON.stringify(outcome.response), { ...ctx, signal });
+        if (!responseCheck.ok) return failure('ERR_CONSTRAINT_VIOLATION', `the subagent's response was blocked: ${responseCheck.reason}`);
+        let response = outcome.response;
+        if (responseCheck.modified) {
+          const reparsed = (() => {
+            try {
+              return ResponsePackageSchema.safeParse(JSON.parse(responseCheck.text));
+            } catch {
+              return undefined;
+            }
+          })();
+          if (!reparsed?.success) return failure('ERR_CONSTRAINT_VIOLATION', 'the AGENT_RESPONSE guardrail modified the response into something that is not a ResponsePackage; blocked (fail closed)');
+          response = reparsed.data;
+        }
+        if (response.status !== 'SUCCESS') return response;
+        const check = await checkOutput(response, criteria, contract, trigger, attemptPkg, signal);
+        if (check.ok) {
+          if (options.applyEdits && check.edits) {
+            try {
+              await applyEdits({ workspace, edits: check.edits, capabilities: pkg.constraints.capabilities });
+            } catch (err) {
+              return failure('ERR_TOOL_FAILURE', `the subagent's edits could not be applied: ${(err as Error).message}`, undefined, response.output_payload);
+            }
+          }
+          log.info('delegation succeeded', { task_id: taskId, subagent: target, attempt, ms: Math.round(clock() - started) });
+          return response;
+        }
+        lastError = { code: 'ERR_CRITERIA_NOT_MET', message: check.problems.join('; '), details: { criteria: check.results } };
+        if (check.partial) partial = { ...response, status: 'PARTIAL_COMPLETION', error_report: lastError };
+        else partial = undefined;
+      }
+      if (partial) return partial;
+      return failure(lastError.code, `${lastError.message} (after ${maxAttempts} attempt${maxAttempts === 1 ? '' : 's'})`, lastError.details);
+    } finally {
+      release();
+    }
+  }
+
+  async function delegate(args: unknown, ctx: DelegationContext = {}): Promise<ResponsePackage> {
+    const p = delegateOnce(args, ctx);
+    inflight.add(p);
+    try {
+      return await p;
+    } finally {
+      inflight.delete(p);
+    }
+  }
+
+  const delegateTaskTool: DelegationSystemTool = {
+    name: DELEGATE_TASK_NAME,
+    description: DELEGATE_TASK_DESCRIPTION,
+    parameters: delegateTaskParameters(options.agents),
+    async execute(args, ctx) {
+      try {
+        return JSON.stringify(await delegate(args, ctx));
+      } catch (err) {
+        if (err instanceof SkillsError) {
+          const code = err instanceof SkillsInputError ? errorCodeFor(err) : 'ERR_CONFIGURATION';
+          return JSON.stringify(failure(code, err.message));
+        }
+        log.warn('delegate_task failed unexpectedly', { error: (err as Error).message });
+        return JSON.stringify(failure('ERR_TOOL_FAILURE', `delegate_task failed: ${(err as Error).message}`));
+      }
+    },
+  };
+
+  return {
+    delegateTaskTool,
+    yieldControlTool,
+    delegate,
+    async shutdown() {
+      stopAll.abort(new Error('delegation shut down'));
+      await Promise.allSettled([...inflight]);
+    },
+  };
+}

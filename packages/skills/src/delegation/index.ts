@@ -1,0 +1,20 @@
+export { createDelegation, APPROVAL_CAPABILITIES, DELEGATION_ENV } from './create-delegation.js';
+export { createSkillRegistry, skillRegistryFrom, loadSkill, ioSchemaToJsonSchema, type SkillDefinition, type SkillRegistry, type SkillManifestFields } from './skill-registry.js';
+export { checkPayloadBounds, resolveFileRefs, type ResolvedFileRef } from './payload.js';
+export { renderSkillPackage } from './skill-package.js';
+export { entryCommand } from './entry-command.js';
+export { delegateTaskParameters, YIELD_CONTROL_PARAMETERS } from './tools.js';
+export type {
+  CreateDelegationOptions,
+  Delegation,
+  DelegationContext,
+  DelegationSystemTool,
+  SubagentRunner,
+  SubagentRunRequest,
+  SubagentRunResult,
+  ApprovalHook,
+  ApprovalRequest,
+  DelegationPacketGate,
+  DelegationLogger,
+  PayloadLimits,
+} from './types.js';

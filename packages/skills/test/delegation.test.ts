@@ -1,0 +1,450 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { GuardrailRequest, GuardrailResponse, GuardrailValidator } from '@baton/manifest';
+import { describe, expect, it } from 'vitest';
+import { createDelegation, createSkillRegistry, VagueCriteriaError, PayloadTooLargeError, SkillsInputError } from '../src/index.js';
+import type { ApprovalRequest } from '../src/index.js';
+import { alive, nodeSkill, skillsDir, SKILLS_DIST } from './helpers/skills.js';
+import { tempDir } from './helpers/tmp.js';
+
+const ECHO = nodeSkill(`return { status: 'SUCCESS', output_payload: { received: pkg, env_keys: Object.keys(process.env), cwd: process.cwd() } };`);
+
+describe('delegation to subprocess skills', () => {
+  it('sends an explicit SkillPackage (no parent history), a scrubbed env and cwd in the workspace', async () => {
+    const ws = await tempDir();
+    const dir = await skillsDir([{ name: 'echo', source: ECHO }]);
+    process.env.OPENAI_API_KEY_TEST_SENTINEL = 'sk-should-not-leak';
+    const d = createDelegation({ skillsDir: dir, workspace: ws, idGenerator: () => 'task-1', env: {} });
+    const res = await d.delegate(
+      { subagent_type: 'echo', instruction_set: 'Echo back.', input_data: { relevant_history: ['user asked for X'] }, success_criteria: ['Output has field received'] },
+      { agentId: 'io.baton.test.parent', depth: 0 },
+    );
+    delete process.env.OPENAI_API_KEY_TEST_SENTINEL;
+    expect(res.status).toBe('SUCCESS');
+    const received = res.output_payload.received as Record<string, unknown>;
+    expect(received).toMatchObject({
+      task_id: 'task-1',
+      subagent_type: 'echo',
+      instruction_set: 'Echo back.',
+      payload: { relevant_history: ['user asked for X'] },
+      depth: 1,
+      max_depth: 3,
+      lineage: ['io.baton.test.parent'],
+      attempt: 1,
+      constraints: { max_iterations: 5, timeout_ms: 60000, capabilities: ['fs_read'] },
+    });
+    // Exactly the package's keys: nothing implicit crosses.
+    expect(Object.keys(received).sort()).toEqual(['attempt', 'constraints', 'depth', 'instruction_set', 'lineage', 'max_depth', 'payload', 'requires_approval', 'subagent_type', 'success_criteria', 'task_id']);
+    const envKeys = res.output_payload.env_keys as string[];
+    expect(envKeys).not.toContain('OPENAI_API_KEY_TEST_SENTINEL');
+    expect(envKeys.filter((k) => /KEY|TOKEN|SECRET/.test(k))).toEqual([]);
+    expect(envKeys).toContain('BATON_DELEGATION_DEPTH');
+    expect(res.output_payload.cwd).toBe(await import('node:fs/promises').then((f) => f.realpath(ws)));
+  });
+
+  it('the parent model receives the ResponsePackage as the delegate_task output', async () => {
+    const ws = await tempDir();
+    const dir = await skillsDir([{ name: 'echo', source: nodeSkill(`return { status: 'SUCCESS', output_payload: { price: 175.22, currency: 'USD' } };`) }]);
+    const d = createDelegation({ skillsDir: dir, workspace: ws });
+    const out = await d.delegateTaskTool.execute({ subagent_type: 'echo', instruction_set: 'Price', input_data: {} }, { depth: 0 });
+    expect(JSON.parse(out)).toEqual({ status: 'SUCCESS', output_payload: { price: 175.22, currency: 'USD' } });
+    expect(d.delegateTaskTool.name).toBe('delegate_task');
+    expect((d.delegateTaskTool.parameters as { required: string[] }).required).toEqual(['subagent_type', 'instruction_set', 'input_data']);
+    expect(d.yieldControlTool).toMatchObject({ name: 'yield_control', terminal: true });
+  });
+
+  it('silent failure: a skill that exits without yield_control is FAILURE / ERR_TOOL_FAILURE after one self-correction', async () => {
+    const ws = await tempDir();
+    const dir = await skillsDir([{ name: 'silent', source: `require('fs').appendFileSync('attempts.log', 'x'); process.exit(0);`.replace("require('fs')", "(await import('node:fs'))") }]);
+    const d = createDelegation({ skillsDir: dir, workspace: ws });
+    const res = await d.delegate({ subagent_type: 'silent', instruction_set: 'Do nothing', input_data: {} });
+    expect(res.status).toBe('FAILURE');
+    expect(res.error_report?.code).toBe('ERR_TOOL_FAILURE');
+    expect(res.error_report?.message).toMatch(/without a valid yield_control.*after 2 attempts/);
+    expect(await readFile(path.join(ws, 'attempts.log'), 'utf8')).toBe('xx');
+  });
+
+  it('self-corrects once: the second attempt gets the error report, and max_iterations 1 allows no retry', async () => {
+    const ws = await tempDir();
+    const dir = await skillsDir([
+      {
+        name: 'flaky',
+        source: nodeSkill(`if (pkg.attempt === 1) process.exit(3); return { status: 'SUCCESS', output_payload: { fixed_after: pkg.previous_error.code, iterations_left: pkg.constraints.max_iterations } };`),
+      },
+    ]);
+    const d = createDelegation({ skillsDir: dir, workspace: ws });
+    const ok = await d.delegate({ subagent_type: 'flaky', instruction_set: 'Try', input_data: {} });
+    expect(ok).toEqual({ status: 'SUCCESS', output_payload: { fixed_after: 'ERR_TOOL_FAILURE', iterations_left: 4 } });
+    const once = await d.delegate({ subagent_type: 'flaky', instruction_set: 'Try', input_data: {}, max_iterations: 1 });
+    expect(once.status).toBe('FAILURE');
+    expect(once.error_report?.message).toMatch(/after 1 attempt\b/);
+  });
+
+  it('a stdout that is not a ResponsePackage is FAILURE', async () => {
+    const ws = await tempDir();
+    const dir = await skillsDir([{ name: 'bad', source: nodeSkill(`return { status: 'DONE', output_payload: 'nope' };`) }]);
+    const res = await createDelegation({ skillsDir: dir, workspace: ws }).delegate({ subagent_type: 'bad', instruction_set: 'x', input_data: {} });
+    expect(res.status).toBe('FAILURE');
+    expect(res.error_report?.message).toMatch(/not a yield_control ResponsePackage/);
+  });
+
+  it('a skill that explicitly yields FAILURE or BLOCKED_AWAITING_CLARIFICATION is passed through', async () => {
+    const ws = await tempDir();
+    const dir = await skillsDir([
+      { name: 'blocked', source: nodeSkill(`return { status: 'BLOCKED_AWAITING_CLARIFICATION', output_payload: { question: 'which file?' }, error_report: { code: 'ERR_INSUFFICIENT_CONTEXT', message: 'file missing' } };`) },
+    ]);
+    const res = await createDelegation({ skillsDir: dir, workspace: ws }).delegate({ subagent_type: 'blocked', instruction_set: 'x', input_data: {} });
+    expect(res.status).toBe('BLOCKED_AWAITING_CLARIFICATION');
+    expect(res.error_report?.code).toBe('ERR_INSUFFICIENT_CONTEXT');
+  });
+
+  it('timeout: kills the process group (children and grandchildren) and returns ERR_TIMEOUT', async () => {
+    const ws = await tempDir();
+    const dir = await skillsDir([
+      {
+        name: 'hang',
+        source: `import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+const child = spawn(process.execPath, ['-e', "require('child_process').spawn(process.execPath, ['-e', 'setInterval(()=>{},1000)'], {stdio:'ignore'}); setInterval(()=>{},1000)"], { stdio: 'ignore' });
+setTimeout(() => { writeFileSync('pids.json', JSON.stringify([process.pid, child.pid])); }, 200);
+setInterval(() => {}, 1000);
+`,
+      },
+    ]);
+    const d = createDelegation({ skillsDir: dir, workspace: ws, timeoutMs: 1500 });
+    const res = await d.delegate({ subagent_type: 'hang', instruction_set: 'hang', input_data: {} });
+    expect(res.status).toBe('FAILURE');
+    expect(res.error_report?.code).toBe('ERR_TIMEOUT');
+    const pids = JSON.parse(await readFile(path.join(ws, 'pids.json'), 'utf8')) as number[];
+    await waitFor(() => pids.every((p) => !alive(p)));
+    expect(pids.filter(alive)).toEqual([]);
+    expect(await noProcessMentions(ws)).toBe(true);
+  });
+
+  it('cancelling the parent cancels its children: no orphan processes', async () => {
+    const ws = await tempDir();
+    const dir = await skillsDir([
+      {
+        name: 'tree',
+        source: `import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+const kids = [0, 1].map(() => spawn(process.execPath, ['-e', "require('child_process').spawn(process.execPath, ['-e', 'setInterval(()=>{},1000)'], {stdio:'ignore'}); setInterval(()=>{},1000)"], { stdio: 'ignore' }));
+writeFileSync('pids-' + process.pid + '.json', JSON.stringify([process.pid, ...kids.map((k) => k.pid)]));
+setInterval(() => {}, 1000);
+`,
+      },
+    ]);
+    const d = createDelegation({ skillsDir: dir, workspace: ws, timeoutMs: 60_000 });
+    const parent = new AbortController();
+    const runs = [0, 1, 2].map(() => d.delegate({ subagent_type: 'tree', instruction_set: 'spawn', input_data: {} }, { signal: parent.signal }));
+    await waitFor(async () => (await import('node:fs/promises')).readdir(ws).then((f) => f.filter((x) => x.startsWith('pids-')).length === 3));
+    await new Promise((r) => setTimeout(r, 300)); // let the grandchildren start
+    parent.abort();
+    const results = await Promise.all(runs);
+    expect(results.map((r) => r.error_report?.code)).toEqual(['ERR_CANCELLED', 'ERR_CANCELLED', 'ERR_CANCELLED']);
+    expect(await noProcessMentions(ws)).toBe(true);
+  });
+
+  it('runs several delegations concurrently under maxConcurrency', async () => {
+    const ws = await tempDir();
+    const dir = await skillsDir([
+      {
+        name: 'slot',
+        source: nodeSkill(`const fs = await import('node:fs');
+fs.appendFileSync('events.log', 'start\\n');
+await new Promise((r) => setTimeout(r, 400));
+fs.appendFileSync('events.log', 'end\\n');
+return { status: 'SUCCESS', output_payload: {} };`),
+      },
+    ]);
+    const d = createDelegation({ skillsDir: dir, workspace: ws, maxConcurrency: 2 });
+    const results = await Promise.all([0, 1, 2, 3, 4].map(() => d.delegate({ subagent_type: 'slot', instruction_set: 'x', input_data: {} })));
+    expect(results.every((r) => r.status === 'SUCCESS')).toBe(true);
+    let running = 0;
+    let peak = 0;
+    for (const e of (await readFile(path.join(ws, 'events.log'), 'utf8')).trim().split('\n')) {
+      running += e === 'start' ? 1 : -1;
+      peak = Math.max(peak, running);
+    }
+    expect(peak).toBe(2);
+  });
+});
+
+describe('limits: depth and loops across processes', () => {
+  const NESTER = nodeSkill(`const { createDelegation } = await import(${JSON.stringify(SKILLS_DIST)});
+const [next, ...rest] = pkg.payload.chain;
+if (!next) return { status: 'SUCCESS', output_payload: { depth: pkg.depth, lineage: pkg.lineage } };
+const d = createDelegation({ skillsDir: process.env.SKILLS_DIR, workspace: process.cwd(), skillEnv: { SKILLS_DIR: process.env.SKILLS_DIR } });
+const child = await d.delegate({ subagent_type: next, instruction_set: 'go deeper', input_data: { chain: rest } });
+return { status: child.status === 'SUCCESS' ? 'SUCCESS' : 'FAILURE', output_payload: { depth: pkg.depth, child }, error_report: child.error_report ?? null };`);
+
+  it('carries depth and lineage into nested subprocess delegations and refuses past max depth', async () => {
+    const ws = await tempDir();
+    const dir = await skillsDir(['n1', 'n2', 'n3', 'n4'].map((name) => ({ name, source: NESTER })));
+    const d = createDelegation({ skillsDir: dir, workspace: ws, skillEnv: { SKILLS_DIR: dir } });
+    const ok = await d.delegate({ subagent_type: 'n1', instruction_set: 'start', input_data: { chain: ['n2', 'n3'] } }, { agentId: 'io.baton.root' });
+    expect(ok.status).toBe('SUCCESS');
+    const leaf = ((ok.output_payload.child as { output_payload: { child: { output_payload: unknown } } }).output_payload.child).output_payload;
+    expect(leaf).toEqual({ depth: 3, lineage: ['io.baton.root', 'n1', 'n2'] });
+
+    const tooDeep = await d.delegate({ subagent_type: 'n1', instruction_set: 'start', input_data: { chain: ['n2', 'n3', 'n4'] } });
+    expect(tooDeep.status).toBe('FAILURE');
+    expect(JSON.stringify(tooDeep)).toMatch(/delegation depth 4 would exceed the maximum of 3/);
+  });
+
+  it('detects a parent → child → parent loop', async () => {
+    const ws = await tempDir();
+    const dir = await skillsDir(['n1', 'n2'].map((name) => ({ name, source: NESTER })));
+    const d = createDelegation({ skillsDir: dir, workspace: ws, skillEnv: { SKILLS_DIR: dir } });
+    const res = await d.delegate({ subagent_type: 'n1', instruction_set: 'start', input_data: { chain: ['n2', 'n1'] } });
+    expect(res.status).toBe('FAILURE');
+    expect(JSON.stringify(res)).toMatch(/delegation loop refused: n1 → n2 → n1/);
+  });
+
+  it('inherits the limit from the environment channel and refuses at the top', async () => {
+    const ws = await tempDir();
+    const dir = await skillsDir([{ name: 'echo', source: ECHO }]);
+    const d = createDelegation({ skillsDir: dir, workspace: ws, env: { BATON_DELEGATION_DEPTH: '3', BATON_DELEGATION_MAX_DEPTH: '3', BATON_DELEGATION_LINEAGE: '["a","b","c"]' } });
+    const res = await d.delegate({ subagent_type: 'echo', instruction_set: 'x', input_data: {} });
+    expect(res.error_report?.code).toBe('ERR_CONSTRAINT_VIOLATION');
+    const tampered = createDelegation({ skillsDir: dir, workspace: ws, env: { BATON_DELEGATION_DEPTH: 'zero' } });
+    expect((await tampered.delegate({ subagent_type: 'echo', instruction_set: 'x', input_data: {} })).error_report?.code).toBe('ERR_CONSTRAINT_VIOLATION');
+  });
+});
+
+describe('criteria, triggers and payloads', () => {
+  const WRITER = nodeSkill(`return { status: 'SUCCESS', output_payload: { text: pkg.payload.text } };`);
+
+  it('refuses vague criteria at delegation time, naming the criterion, before the skill runs', async () => {
+    const ws = await tempDir();
+    const dir = await skillsDir([{ name: 'writer', source: nodeSkill(`(await import('node:fs')).writeFileSync('ran', '1'); return { status: 'SUCCESS', output_payload: {} };`) }]);
+    const d = createDelegation({ skillsDir: dir, workspace: ws });
+    await expect(d.delegate({ subagent_type: 'writer', instruction_set: 'x', input_data: {}, success_criteria: ['Do a good job'] })).rejects.toThrow(VagueCriteriaError);
+    const tool = JSON.parse(await d.delegateTaskTool.execute({ subagent_type: 'writer', instruction_set: 'x', input_data: {}, success_criteria: ['Do a good job'] }, {}));
+    expect(tool.status).toBe('FAILURE');
+    expect(tool.error_report.code).toBe('ERR_VAGUE_CRITERIA');
+    expect(tool.error_report.message).toContain('"Do a good job"');
+    await expect(readFile(path.join(ws, 'ran'))).rejects.toThrow();
+  });
+
+  it('verifies criteria: unmet → one retry, then PARTIAL_COMPLETION when some pass, FAILURE when none do', async () => {
+    const ws = await tempDir();
+    const dir = await skillsDir([{ name: 'writer', source: WRITER }]);
+    const d = createDelegation({ skillsDir: dir, workspace: ws });
+    const met = await d.delegate({ subagent_type: 'writer', instruction_set: 'x', input_data: { text: 'a b c d e f' }, success_criteria: ['Word count > 5'] });
+    expect(met.status).toBe('SUCCESS');
+    const partial = await d.delegate({ subagent_type: 'writer', instruction_set: 'x', input_data: { text: 'a b' }, success_criteria: ['Word count > 5', { type: 'regex', pattern: '^a' }] });
+    expect(partial.status).toBe('PARTIAL_COMPLETION');
+    expect(partial.error_report?.code).toBe('ERR_CRITERIA_NOT_MET');
+    const none = await d.delegate({ subagent_type: 'writer', instruction_set: 'x', input_data: { text: 'a b' }, success_criteria: ['Word count > 5'] });
+    expect(none.status).toBe('FAILURE');
+    expect(none.error_report?.message).toMatch(/has 2 words; needs >= 6/);
+  });
+
+  it("checks a skill's output against its manifest output_schema", async () => {
+    const ws = await tempDir();
+    const dir = await skillsDir([{ name: 'writer', source: WRITER, outputSchema: { text: 'string', sloc: 'number' } }]);
+    const res = await createDelegation({ skillsDir: dir, workspace: ws }).delegate({ subagent_type: 'writer', instruction_set: 'x', input_data: { text: 'hi' } });
+    expect(res.status).toBe('FAILURE');
+    expect(res.error_report?.message).toMatch(/sloc/);
+  });
+
+  it('honours termination_trigger: output must meet it', async () => {
+    const ws = await tempDir();
+    const dir = await skillsDir([{ name: 'writer', source: WRITER }]);
+    const d = createDelegation({ skillsDir: dir, workspace: ws });
+    expect((await d.delegate({ subagent_type: 'writer', instruction_set: 'x', input_data: { text: 'ALL DONE' }, termination_trigger: 'ALL DONE' })).status).toBe('SUCCESS');
+    const notMet = await d.delegate({ subagent_type: 'writer', instruction_set: 'x', input_data: { text: 'working' }, termination_trigger: 'ALL DONE' });
+    expect(notMet.status).toBe('FAILURE');
+    expect(notMet.error_report?.message).toMatch(/termination_trigger "ALL DONE" does not appear/);
+  });
+
+  it('refuses binary data and bloat with PAYLOAD_TOO_LARGE pointing to file references', async () => {
+    const ws = await tempDir();
+    const dir = await skillsDir([{ name: 'echo', source: ECHO }]);
+    const d = createDelegation({ skillsDir: dir, workspace: ws });
+    const cases = [
+      { blob: Buffer.alloc(20_000, 7).toString('base64') },
+      { bin: 'PNG\u0000\u0001\u0002' },
+      { logs: Array.from({ length: 5000 }, (_, i) => `line ${i}`).join('\n') },
+      { a: 'x'.repeat(30_000), b: 'y'.repeat(30_000), c: 'z'.repeat(30_000) },
+    ];
+    for (const input_data of cases) {
+      const err = await d.delegate({ subagent_type: 'echo', instruction_set: 'x', input_data }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(PayloadTooLargeError);
+      expect((err as PayloadTooLargeError).message).toMatch(/file reference|URI/);
+    }
+  });
+
+  it('resolves {"$ref": "file:…"} inside the workspace and refuses escapes', async () => {
+    const ws = await tempDir();
+    await writeFile(path.join(ws, 'big.log'), 'lots of logs\n');
+    const dir = await skillsDir([{ name: 'echo', source: ECHO }]);
+    const d = createDelegation({ skillsDir: dir, workspace: ws });
+    const res = await d.delegate({ subagent_type: 'echo', instruction_set: 'x', input_data: { log: { $ref: 'file:big.log' } } });
+    const log = (res.output_payload.received as { payload: { log: Record<string, unknown> } }).payload.log;
+    expect(log).toMatchObject({ $ref: 'file:big.log', path: 'big.log', size_bytes: 13 });
+    expect(await readFile(log.absolute_path as string, 'utf8')).toBe('lots of logs\n');
+    const escape = await d.delegate({ subagent_type: 'echo', instruction_set: 'x', input_data: { log: { $ref: 'file:../../etc/passwd' } } }).catch((e: unknown) => e);
+    expect(escape).toBeInstanceOf(SkillsInputError);
+    expect((escape as SkillsInputError).code).toBe('FILE_REF_ESCAPE');
+  });
+
+  it('checks edits returned by a skill and applies them when asked', async () => {
+    const ws = await tempDir();
+    await writeFile(path.join(ws, 'a.js'), 'const x = 1;\n');
+    const dir = await skillsDir([
+      { name: 'editor', source: nodeSkill(`return { status: 'SUCCESS', output_payload: { edits: 'FILE: a.js\\nREPLACE_START\\nconst x = 1;\\nREPLACE_WITH\\nconst x = 2;\\nREPLACE_END\\n' } };`) },
+    ]);
+    const d = createDelegation({ skillsDir: dir, workspace: ws, applyEdits: true });
+    const res = await d.delegate({ subagent_type: 'editor', instruction_set: 'bump x', input_data: {}, success_criteria: [{ type: 'files_changed', paths: ['a.js'] }] });
+    expect(res.status).toBe('SUCCESS');
+    expect(await readFile(path.join(ws, 'a.js'), 'utf8')).toBe('const x = 2;\n');
+    // Now the block no longer matches: the dry run fails, the retry fails, nothing is written.
+    const again = await d.delegate({ subagent_type: 'editor', instruction_set: 'bump x', input_data: {} });
+    expect(again.status).toBe('FAILURE');
+    expect(again.error_report?.message).toMatch(/cannot be applied.*0 times/);
+  });
+});
+
+describe('approvals', () => {
+  it('file_delete needs requires_approval and a yes; the default policy denies', async () => {
+    const ws = await tempDir();
+    const dir = await skillsDir([{ name: 'cleaner', source: nodeSkill(`return { status: 'SUCCESS', output_payload: { cleaned: true } };`), capabilities: ['fs_read', 'file_delete'] }]);
+    const unflagged = await createDelegation({ skillsDir: dir, workspace: ws, approvals: async () => true }).delegate({ subagent_type: 'cleaner', instruction_set: 'clean', input_data: {} });
+    expect(unflagged.error_report?.code).toBe('ERR_CONSTRAINT_VIOLATION');
+    expect(unflagged.error_report?.message).toMatch(/requires_approval: true/);
+
+    const byDefault = await createDelegation({ skillsDir: dir, workspace: ws }).delegate({ subagent_type: 'cleaner', instruction_set: 'clean', input_data: {}, requires_approval: true });
+    expect(byDefault.status).toBe('FAILURE');
+    expect(byDefault.error_report?.message).toMatch(/approval denied/);
+
+    const asked: ApprovalRequest[] = [];
+    const yes = await createDelegation({
+      skillsDir: dir,
+      workspace: ws,
+      idGenerator: () => 't-9',
+      approvals: async (r) => {
+        asked.push(r);
+        return true;
+      },
+    }).delegate({ subagent_type: 'cleaner', instruction_set: 'clean the tmp dir', input_data: {}, requires_approval: true });
+    expect(yes.status).toBe('SUCCESS');
+    expect(asked).toEqual([{ skill: 'cleaner', capabilities: ['file_delete'], task_id: 't-9', summary: 'clean the tmp dir' }]);
+
+    const throwing = await createDelegation({ skillsDir: dir, workspace: ws, approvals: async () => { throw new Error('tty gone'); } }).delegate({ subagent_type: 'cleaner', instruction_set: 'x', input_data: {}, requires_approval: true });
+    expect(throwing.error_report?.code).toBe('ERR_CONSTRAINT_VIOLATION');
+  });
+
+  it('read-only work needs no approval', async () => {
+    const ws = await tempDir();
+    const dir = await skillsDir([{ name: 'reader', source: nodeSkill(`return { status: 'SUCCESS', output_payload: {} };`), capabilities: ['fs_read', 'ast_parsing'] }]);
+    let asked = 0;
+    const res = await createDelegation({ skillsDir: dir, workspace: ws, approvals: async () => { asked++; return false; } }).delegate({ subagent_type: 'reader', instruction_set: 'x', input_data: {} });
+    expect(res.status).toBe('SUCCESS');
+    expect(asked).toBe(0);
+  });
+});
+
+describe('guardrails at the delegation boundary', () => {
+  class RecordingValidator implements GuardrailValidator {
+    readonly requests: GuardrailRequest[] = [];
+    constructor(private readonly decide: (r: GuardrailRequest) => Partial<GuardrailResponse>) {}
+    async validate(request: GuardrailRequest): Promise<GuardrailResponse> {
+      this.requests.push(request);
+      return { action_id: request.action_id, decision: 'ALLOW', reason_code: 'OK', reason_message: 'ok', ...this.decide(request) };
+    }
+  }
+
+  it('checks AGENT_INPUT on the subagent input and AGENT_RESPONSE on its yield; MODIFY redacts, BLOCK refuses', async () => {
+    const ws = await tempDir();
+    const dir = await skillsDir([{ name: 'echo', source: nodeSkill(`return { status: 'SUCCESS', output_payload: { got: pkg.payload.note, secret: 'sk-live-123' } };`) }]);
+    const g = new RecordingValidator((r) => {
+      if (r.action_type === 'AGENT_INPUT' && typeof r.payload === 'string' && r.payload.includes('555-12-3456')) {
+        return { decision: 'MODIFY', reason_code: 'PII', modified_payload: r.payload.replace('555-12-3456', '[SSN]') };
+      }
+      if (r.action_type === 'AGENT_RESPONSE' && typeof r.payload === 'string' && r.payload.includes('sk-live')) {
+        return { decision: 'BLOCK', reason_code: 'SECRET', reason_message: 'secret in response' };
+      }
+      return {};
+    });
+    const d = createDelegation({ skillsDir: dir, workspace: ws, guardrails: g });
+    const res = await d.delegate({ subagent_type: 'echo', instruction_set: 'x', input_data: { note: 'ssn 555-12-3456' } });
+    expect(g.requests.map((r) => r.action_type)).toEqual(['AGENT_INPUT', 'AGENT_RESPONSE']);
+    expect(g.requests[0]!.source_agent_id).toBe('io.baton.skill.echo');
+    expect(res.status).toBe('FAILURE');
+    expect(res.error_report?.message).toMatch(/response was blocked.*SECRET/);
+    expect(JSON.stringify(res)).not.toContain('sk-live');
+  });
+
+  it('fails closed when the guardrail throws', async () => {
+    const ws = await tempDir();
+    const dir = await skillsDir([{ name: 'echo', source: ECHO }]);
+    const broken: GuardrailValidator = { validate: async () => { throw new Error('connection refused'); } };
+    const res = await createDelegation({ skillsDir: dir, workspace: ws, guardrails: broken }).delegate({ subagent_type: 'echo', instruction_set: 'x', input_data: {} });
+    expect(res.error_report?.code).toBe('ERR_CONSTRAINT_VIOLATION');
+    expect(res.error_report?.message).toMatch(/fail closed/);
+  });
+
+  it('routes the SkillPackage through a packet gate, which may refuse', async () => {
+    const ws = await tempDir();
+    const dir = await skillsDir([{ name: 'echo', source: ECHO }]);
+    const seen: string[] = [];
+    const gate = {
+      async prepare(req: { skillPackage: import('@baton/manifest').SkillPackage; recipient: string }) {
+        seen.push(req.recipient);
+        if (req.skillPackage.payload.forbidden) throw new Error('field forbidden is not allowed for this purpose');
+        return { skillPackage: { ...req.skillPackage, payload: { ...req.skillPackage.payload, gated: true } } };
+      },
+    };
+    const d = createDelegation({ skillsDir: dir, workspace: ws, packetGate: gate });
+    const ok = await d.delegate({ subagent_type: 'echo', instruction_set: 'x', input_data: { a: 1 } });
+    expect((ok.output_payload.received as { payload: unknown }).payload).toEqual({ a: 1, gated: true });
+    const refused = await d.delegate({ subagent_type: 'echo', instruction_set: 'x', input_data: { forbidden: 1 } });
+    expect(refused.error_report?.message).toMatch(/packet gate refused/);
+    expect(seen).toEqual(['echo', 'echo']);
+  });
+});
+
+describe('bad requests and configuration', () => {
+  it('names unknown subagents and invalid arguments', async () => {
+    const ws = await tempDir();
+    const dir = await skillsDir([{ name: 'echo', source: ECHO }]);
+    const d = createDelegation({ skillsDir: dir, workspace: ws });
+    await expect(d.delegate({ subagent_type: 'nope', instruction_set: 'x', input_data: {} })).rejects.toThrow(/unknown subagent_type "nope"; known: echo/);
+    await expect(d.delegate({ subagent_type: 'echo', input_data: {} })).rejects.toThrow(/instruction_set/);
+    expect(() => createDelegation({ workspace: ws, maxDepth: 0 })).toThrow(/maxDepth must be a positive integer/);
+    const bad = await skillsDir([{ name: 'ts', source: 'export {}', file: 'skill.ts' }]);
+    const tool = JSON.parse(await createDelegation({ skillsDir: bad, workspace: ws }).delegateTaskTool.execute({ subagent_type: 'ts', instruction_set: 'x', input_data: {} }, {}));
+    expect(tool.error_report.code).toBe('ERR_CONFIGURATION');
+    expect(tool.error_report.message).toMatch(/Node 20 cannot run TypeScript/);
+    await expect(createSkillRegistry(path.join(ws, 'missing')).list()).rejects.toThrow(/cannot be read/);
+  });
+});
+
+async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** No live process has the workspace as its cwd (the tests' skills all run there). */
+async function noProcessMentions(ws: string): Promise<boolean> {
+  const { readdir, readlink, realpath } = await import('node:fs/promises');
+  const real = await realpath(ws);
+  const check = async (): Promise<boolean> => {
+    for (const pid of await readdir('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      try {
+        if ((await readlink(`/proc/${pid}/cwd`)) === real) return false;
+      } catch {
+        // Gone or not ours.
+      }
+    }
+    return true;
+  };
+  await waitFor(check);
+  return check();
+}

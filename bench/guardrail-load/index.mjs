@@ -6,16 +6,15 @@
 //
 // Needs built packages (`npm run build`). Writes bench/results/guardrail-load.json.
 import { spawn } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { measure, printTable, writeResult } from '../lib.mjs';
 import { loadPayloads } from './payloads.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const resultsFile = join(here, '..', 'results', 'guardrail-load.json');
 
 function arg(name, fallback) {
   const i = process.argv.indexOf(`--${name}`);
@@ -74,53 +73,123 @@ function summarise(name, r) {
   };
 }
 
-async function scenario(mode, runs) {
-  const server = await startServer(mode);
+/**
+ * Starts every server first, warms each up, then runs the loads interleaved (service, baseline,
+ * service, baseline) so that neither side always gets the colder driver or the busier minute.
+ */
+async function interleaved(plan) {
+  const servers = {};
+  for (const mode of new Set(plan.map(([mode]) => mode))) servers[mode] = await startServer(mode);
   try {
-    await load(server.url, { connections: 8, duration: 2 }); // warm-up: JIT, connection pool
+    for (const server of Object.values(servers)) await load(server.url, { connections: 8, duration: 4 }); // JIT, pools
     const out = [];
-    for (const [name, opts] of runs) out.push(summarise(name, await load(server.url, opts)));
+    for (const [mode, name, opts] of plan) out.push(summarise(name, await load(servers[mode].url, opts)));
     return out;
   } finally {
-    await server.stop();
+    await Promise.all(Object.values(servers).map((s) => s.stop()));
   }
 }
 
-const loadBefore = loadavg()[0];
-const results = [
-  ...(await scenario('engine', [
-    [`service @ ${RATE} req/s`, { rate: RATE, connections: 10, duration: DURATION }],
-    ['service flat out', { connections: CONNECTIONS, duration: DURATION }],
-  ])),
-  ...(await scenario('baseline', [
-    [`bare fastify @ ${RATE} req/s`, { rate: RATE, connections: 10, duration: DURATION }],
-    ['bare fastify flat out', { connections: CONNECTIONS, duration: DURATION }],
-  ])),
-];
+/** The engine alone, in this process: median ms per validateSync of each body (for context). */
+async function engineAlone() {
+  const { createGuardrailEngine } = await import('../../packages/guardrail-server/dist/index.js');
+  const engine = createGuardrailEngine();
+  const out = {};
+  for (const body of loadPayloads(1024)) {
+    const request = JSON.parse(body);
+    const { median } = await measure(() => engine.validateSync(request), { warmup: 50, iterations: 300 });
+    out[`${request.action_type}:${engine.validateSync(request).decision}`] = Number(median.toFixed(4));
+  }
+  return out;
+}
 
-const flatOut = results.find((r) => r.name === 'service flat out');
-const baseline = results.find((r) => r.name === 'bare fastify flat out');
-const fixed = results.find((r) => r.name.startsWith('service @'));
-const report = {
-  bench: 'guardrail-load',
-  date: new Date().toISOString(),
-  machine: { cpus: cpus().length, cpu: cpus()[0]?.model, node: process.version, loadavg_1m_before: loadBefore, loadavg_1m_after: loadavg()[0] },
-  setup: { body_bytes: '~1 KB', action_types: 'AGENT_INPUT x2, TOOL_CALL, TOOL_OUTPUT, AGENT_RESPONSE, AGENT_HANDOFF', duration_s: DURATION, loopback: true, logs: 'off', driver: 'autocannon 8 in a separate process' },
-  results,
-  service_vs_bare_fastify_throughput: flatOut && baseline ? Number((flatOut.requests_per_s / baseline.requests_per_s).toFixed(3)) : null,
-  targets: {
-    flat_out_at_least_5000_rps: flatOut ? flatOut.requests_per_s >= 5000 : null,
-    p99_under_5ms_at_1000_rps: fixed ? fixed.p99_ms < 5 : null,
-  },
-};
+/**
+ * CPU time per request, in this process through Fastify's inject() (no sockets): a bare route,
+ * the Baton service around a constant-ALLOW validator, and the service around the engine. CPU
+ * time holds up on a busy machine where wall-clock throughput does not.
+ */
+async function cpuPerRequest() {
+  const { fastify } = await import('fastify');
+  const { createGuardrailEngine } = await import('../../packages/guardrail-server/dist/index.js');
+  const { createGuardrailServer } = await import('../../packages/guardrail-server/dist/http/index.js');
+  const allow = (r) => ({ action_id: r.action_id, decision: 'ALLOW', reason_code: 'OK', reason_message: '' });
+  const bare = fastify();
+  bare.post('/v1/validate', async () => ({}));
+  const apps = {
+    bare_fastify: bare,
+    service_http_only: createGuardrailServer({ validator: { validateSync: allow, validate: async (r) => allow(r) }, port: 0 }).app,
+    service_with_engine: createGuardrailServer({ validator: createGuardrailEngine(), port: 0 }).app,
+  };
+  const bodies = loadPayloads(1024);
+  const out = {};
+  for (const [name, app] of Object.entries(apps)) {
+    await app.ready();
+    const send = (i) => app.inject({ method: 'POST', url: '/v1/validate', headers: { 'content-type': 'application/json' }, payload: bodies[i % bodies.length] });
+    for (let i = 0; i < 1000; i++) await send(i); // warm-up
+    const before = process.cpuUsage();
+    const n = 3000;
+    for (let i = 0; i < n; i++) await send(i);
+    const used = process.cpuUsage(before);
+    out[name] = Number(((used.user + used.system) / 1000 / n).toFixed(4));
+    await app.close();
+  }
+  return out;
+}
 
-console.log('\nguardrail-load (loopback, ~1 KB bodies, autocannon in another process)\n');
-console.log('| run | req/s | p50 ms | p99 ms | max ms | non-2xx | errors |');
-console.log('|---|---:|---:|---:|---:|---:|---:|');
-for (const r of results) console.log(`| ${r.name} | ${r.requests_per_s} | ${r.p50_ms} | ${r.p99_ms} | ${r.max_ms} | ${r.non_2xx} | ${r.errors} |`);
-console.log(`\nservice / bare fastify throughput: ${report.service_vs_bare_fastify_throughput}`);
-console.log(`targets: ${JSON.stringify(report.targets)}`);
-console.log(`1-minute load average before/after: ${loadBefore.toFixed(2)} / ${loadavg()[0].toFixed(2)} on ${cpus().length} CPUs (other work on the machine skews every number)`);
-await mkdir(dirname(resultsFile), { recursive: true });
-await writeFile(resultsFile, `${JSON.stringify(report, null, 2)}\n`);
-console.log(`wrote ${resultsFile}`);
+export default async function run() {
+  const loadBefore = loadavg()[0];
+  // Enough connections at the fixed rate that the rate, not one-request-per-connection, is the cap.
+  const fixedRate = { rate: RATE, connections: 50, duration: DURATION };
+  const flat = { connections: CONNECTIONS, duration: DURATION };
+  const results = await interleaved([
+    ['engine', `service @ ${RATE} req/s`, fixedRate],
+    ['baseline', `bare fastify @ ${RATE} req/s`, fixedRate],
+    ['engine', 'service flat out', flat],
+    ['baseline', 'bare fastify flat out', flat],
+  ]);
+  const engineMedians = await engineAlone();
+  const cpuMs = await cpuPerRequest();
+  const loadAfter = loadavg()[0];
+
+  const flatOut = results.find((r) => r.name === 'service flat out');
+  const baseline = results.find((r) => r.name === 'bare fastify flat out');
+  const fixed = results.find((r) => r.name.startsWith('service @'));
+  const report = {
+    setup: {
+      body_bytes: '~1 KB',
+      action_types: 'AGENT_INPUT x2, TOOL_CALL, TOOL_OUTPUT, AGENT_RESPONSE, AGENT_HANDOFF',
+      duration_s: DURATION,
+      loopback: true,
+      logs: 'off',
+      driver: 'autocannon 8 in a separate process from the service',
+      cpu: cpus()[0]?.model,
+      loadavg_1m_before: loadBefore,
+      loadavg_1m_after: loadAfter,
+    },
+    results,
+    engine_alone_median_ms_per_body: engineMedians,
+    cpu_ms_per_request_in_process: cpuMs,
+    http_layer_cpu_ratio_to_bare_fastify: Number((cpuMs.service_http_only / cpuMs.bare_fastify).toFixed(2)),
+    service_vs_bare_fastify_throughput: flatOut && baseline ? Number((flatOut.requests_per_s / baseline.requests_per_s).toFixed(3)) : null,
+    targets: {
+      flat_out_at_least_5000_rps: flatOut ? flatOut.requests_per_s >= 5000 : null,
+      p99_under_5ms_at_1000_rps: fixed ? fixed.p99_ms < 5 : null,
+    },
+  };
+
+  printTable(
+    results.map((r) => ({ run: r.name, 'req/s': r.requests_per_s, 'p50 ms': r.p50_ms, 'p99 ms': r.p99_ms, 'max ms': r.max_ms, 'non-2xx': r.non_2xx, errors: r.errors })),
+    { title: 'guardrail-load (loopback, ~1 KB bodies, autocannon in another process; latencies in whole ms)' },
+  );
+  console.log(`\nengine alone, median ms per ~1 KB body: ${JSON.stringify(engineMedians)}`);
+  console.log(`CPU ms per request via inject(): ${JSON.stringify(cpuMs)}`);
+  console.log(`service / bare fastify throughput: ${report.service_vs_bare_fastify_throughput}`);
+  console.log(`targets: ${JSON.stringify(report.targets)}`);
+  console.log(`1-minute load average before/after: ${loadBefore.toFixed(2)} / ${loadAfter.toFixed(2)} on ${cpus().length} CPUs (other work on the machine skews every number)`);
+  const file = await writeResult('guardrail-load', report);
+  console.log(`wrote ${file}`);
+  return report;
+}
+
+// Run directly (`node bench/guardrail-load/index.mjs`) as well as through bench/run.mjs.
+if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) await run();

@@ -1,1 +1,3 @@
-export { renderReportHtml } from "./report-html.js";
+export { renderReportHtml } from './report-html.js';
+export type { ReportModel, TimelineEvent, PacketEntry, SummaryEntry, TimelineKind } from './report-model.js';
+export { runDemo, DEMO_INPUT, type DemoOptions, type DemoResult } from './demo.js';

@@ -14,7 +14,7 @@ export interface ReportModel {
   artifacts: Array<{ label: string; path: string }>;
 }
 
-export type TimelineKind = 'run' | 'handoff' | 'delegation' | 'guardrail' | 'tool' | 'packet' | 'edit' | 'approval' | 'note';
+export type TimelineKind = 'run' | 'model' | 'handoff' | 'delegation' | 'guardrail' | 'tool' | 'packet' | 'edit' | 'approval' | 'note';
 
 export interface TimelineEvent {
   /** Milliseconds since the demo started. */

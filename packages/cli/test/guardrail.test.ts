@@ -26,6 +26,8 @@ function baton(args: string[], env: Record<string, string> = {}) {
     createInterface({ input: child.stdout! }).once('line', resolve);
     void exited.then(() => reject(new Error(`exited before printing a line; stderr: ${stderr}`)));
   });
+  // Cases that expect an early exit never await the line; don't let that surface as unhandled.
+  firstLine.catch(() => undefined);
   return { child, exited, firstLine, stderr: () => stderr };
 }
 
@@ -91,9 +93,7 @@ describe('baton guardrail serve (built CLI in a subprocess)', { timeout: 90_000 
   it('exits 2 with one clear line for usage errors', async () => {
     for (const args of [
       ['--port', 'eighty'],
-      ['--port', '70000'],
       ['--host', '0.0.0.0'],
-      ['--log-level', 'loud'],
     ]) {
       const run = baton(['guardrail', 'serve', ...args]);
       expect(await run.exited, args.join(' ')).toBe(2);
@@ -119,15 +119,18 @@ describe('baton guardrail serve (built CLI in a subprocess)', { timeout: 90_000 
   });
 });
 
-describe('runGuardrailServe', () => {
+describe('runGuardrailServe', { timeout: 60_000 }, () => {
   it('returns 2 for usage errors before loading anything', async () => {
     const lines: string[] = [];
     const stderr = (t: string) => void lines.push(t);
     expect(await runGuardrailServe({ port: '-1', stderr })).toBe(2);
+    expect(await runGuardrailServe({ port: '70000', stderr })).toBe(2);
+    expect(await runGuardrailServe({ port: '8787', logLevel: 'loud', stderr })).toBe(2);
     expect(await runGuardrailServe({ port: '8787', token: 'has space', stderr })).toBe(2);
     expect(await runGuardrailServe({ host: '10.0.0.1', port: '0', env: {}, stderr })).toBe(2);
     expect(lines.join('')).toMatch(/--port must be an integer from 0 to 65535/);
     expect(lines.join('')).toMatch(/must be non-empty and contain no whitespace/);
+    expect(lines.join('')).toMatch(/--log-level must be one of debug, info, warn, error, silent; got "loud"/);
     expect(lines.join('')).toMatch(/not a loopback address/);
   });
 

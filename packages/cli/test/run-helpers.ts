@@ -21,7 +21,7 @@ export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?:
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 150_000);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);

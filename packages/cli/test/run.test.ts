@@ -10,6 +10,8 @@ const dir = mkdtempSync(join(tmpdir(), 'baton-cli-run-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const AGENTS = join(EXAMPLES, 'agents');
+// Each test spawns the CLI (which loads the Agents SDK); allow for a loaded 2-core machine.
+const SLOW = 180_000;
 
 describe('baton run', () => {
   it('hands a refund request from triage to refunds under the offline model, capturing every model request', async () => {
@@ -50,7 +52,7 @@ describe('baton run', () => {
     expect(target).toContain('ORD-73914');
     expect(target).not.toMatch(/CANARY-/);
     expect(target).not.toContain('ana.garcia@example.com');
-  });
+  }, SLOW);
 
   it('continues a thread with --thread and keeps its state', async () => {
     const store = join(dir, 'b.db');
@@ -62,23 +64,25 @@ describe('baton run', () => {
     expect(result.thread_id).toBe(threadId);
     expect(result.agent_id).toBe('io.baton.examples.triage');
     expect(result.state).toMatchObject({ order_id: 'ORD-73914' });
-  });
+  }, SLOW);
 
   it('exits 2 with a clear message on usage errors', async () => {
-    const missing = await runCli(['run', '--agents', AGENTS, '--input', 'x']);
+    const [missing, noDir, unknown, badScenario] = await Promise.all([
+      runCli(['run', '--agents', AGENTS, '--input', 'x']),
+      runCli(['run', '--agents', join(dir, 'nope'), '--agent', 'a.b', '--input', 'x', '--store', join(dir, 'c1.db')]),
+      runCli(['run', '--agents', AGENTS, '--agent', 'io.baton.examples.nobody', '--input', 'x', '--store', join(dir, 'c2.db')]),
+      runCli(['run', '--agents', AGENTS, '--agent', 'io.baton.examples.triage', '--input', 'x', '--store', join(dir, 'c3.db'), '--scenario', join(dir, 'missing.scenario.yml')]),
+    ]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/--agent <id>/);
-    const noDir = await runCli(['run', '--agents', join(dir, 'nope'), '--agent', 'a.b', '--input', 'x', '--store', join(dir, 'c.db')]);
     expect(noDir.code).toBe(2);
     expect(noDir.stderr).toMatch(/--agents .*nope: not a directory/);
-    const unknown = await runCli(['run', '--agents', AGENTS, '--agent', 'io.baton.examples.nobody', '--input', 'x', '--store', join(dir, 'c.db')]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/io\.baton\.examples\.nobody/);
     expect(unknown.stderr).not.toMatch(/\n\s+at /);
-    const badScenario = await runCli(['run', '--agents', AGENTS, '--agent', 'io.baton.examples.triage', '--input', 'x', '--store', join(dir, 'c.db'), '--scenario', join(dir, 'missing.scenario.yml')]);
     expect(badScenario.code).toBe(1);
     expect(badScenario.stderr).toMatch(/missing\.scenario\.yml:1:1: cannot read scenario file/);
-  });
+  }, SLOW);
 
   it('talks to an OpenAI-compatible server (OPENAI_BASE_URL) and captures the HTTP bodies exactly as sent', async () => {
     const script = (req: RecordedRequest): ScriptedTurn => {
@@ -101,5 +105,5 @@ describe('baton run', () => {
     } finally {
       await server.close();
     }
-  });
+  }, SLOW);
 });

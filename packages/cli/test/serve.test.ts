@@ -18,7 +18,7 @@ describe('baton serve', () => {
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    const killer = setTimeout(() => child.kill('SIGKILL'), 150_000);
     try {
       const url = await new Promise<string>((resolve, reject) => {
         child.stdout.on('data', (c: Buffer) => {
@@ -48,14 +48,16 @@ describe('baton serve', () => {
       clearTimeout(killer);
       child.kill('SIGKILL');
     }
-  });
+  }, 180_000);
 
   it('refuses a non-loopback host without a token, and a bad port, with exit 2', async () => {
-    const open = await runCli(['serve', '--host', '0.0.0.0', '--port', '0', '--agents', join(EXAMPLES, 'agents'), '--store', join(dir, 't.db')], { env: offlineEnv() });
+    const [open, port] = await Promise.all([
+      runCli(['serve', '--host', '0.0.0.0', '--port', '0', '--agents', join(EXAMPLES, 'agents'), '--store', join(dir, 't.db')], { env: offlineEnv() }),
+      runCli(['serve', '--port', 'eighty'], { env: offlineEnv() }),
+    ]);
     expect(open.code).toBe(2);
     expect(open.stderr).toMatch(/set a bearer token/);
-    const port = await runCli(['serve', '--port', 'eighty'], { env: offlineEnv() });
     expect(port.code).toBe(2);
     expect(port.stderr).toMatch(/--port must be an integer/);
-  });
+  }, 180_000);
 });

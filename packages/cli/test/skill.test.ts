@@ -16,7 +16,7 @@ afterEach(async () => {
   await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
 });
 
-describe('baton skill new', () => {
+describe('baton skill new', { timeout: 120_000 }, () => {
   for (const lang of [undefined, 'js', 'python'] as const) {
     it(`scaffolds a ${lang ?? 'ts (default)'} skill that validates and whose test passes`, async () => {
       const dir = await tempDir();

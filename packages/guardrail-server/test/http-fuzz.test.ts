@@ -1,15 +1,24 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createGuardrailEngine } from '../src/index.js';
 import { createGuardrailServer } from '../src/http/index.js';
 import { testValidator, toolCallRequest, inputRequest } from './http-helpers.js';
+
+// A fixed seed keeps CI deterministic; change it locally to explore (failures print their seed).
+fc.configureGlobal({ seed: 20261129 });
 
 // Property: whatever the body, the service answers 200 or a 4xx with a JSON body, never a 5xx,
 // and it still answers /healthz afterwards.
 const server = createGuardrailServer({ validator: testValidator(), port: 0, bodyLimitBytes: 64 * 1024 });
-afterAll(() => server.close());
+// The same service around the real detector engine: a valid request must never make it throw.
+const engineServer = createGuardrailServer({ validator: createGuardrailEngine(), port: 0, bodyLimitBytes: 64 * 1024 });
+afterAll(async () => {
+  await server.close();
+  await engineServer.close();
+});
 
-async function send(body: string | Buffer, contentType = 'application/json') {
-  const res = await server.app.inject({ method: 'POST', url: '/v1/validate', headers: { 'content-type': contentType }, payload: body });
+async function send(body: string | Buffer, contentType = 'application/json', target = server) {
+  const res = await target.app.inject({ method: 'POST', url: '/v1/validate', headers: { 'content-type': contentType }, payload: body });
   return { status: res.statusCode, body: res.body };
 }
 
@@ -43,7 +52,8 @@ const validBodies = fc.constantFrom(
   { ...inputRequest('x'), action_type: 'TOOL_OUTPUT', payload: { tool_call_id: 'c1', name: 'read', output: 'text' } },
 );
 
-describe('fuzzing POST /v1/validate', () => {
+// Hundreds of requests per property: generous timeouts for a loaded machine.
+describe('fuzzing POST /v1/validate', { timeout: 120_000 }, () => {
   it('random JSON values', async () => {
     await fc.assert(
       fc.asyncProperty(fc.jsonValue({ maxDepth: 6 }), async (value) => assertWellFormed(await send(JSON.stringify(value)))),
@@ -60,6 +70,18 @@ describe('fuzzing POST /v1/validate', () => {
         async (valid, path, value) => assertWellFormed(await send(JSON.stringify(mutate(valid, path, value) ?? null))),
       ),
       { numRuns: 400 },
+    );
+  });
+
+  it('random mutations and random text payloads against the real engine', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        validBodies,
+        fc.array(fc.nat(10), { minLength: 1, maxLength: 4 }),
+        fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.constant(undefined), fc.string({ unit: 'grapheme', maxLength: 200 }), fc.string({ unit: 'binary', maxLength: 200 })),
+        async (valid, path, value) => assertWellFormed(await send(JSON.stringify(mutate(valid, path, value) ?? null), 'application/json', engineServer)),
+      ),
+      { numRuns: 300 },
     );
   });
 

@@ -72,6 +72,7 @@ export { ManifestError, ManifestValidationError, ManifestUsageError, unwrapManif
 export { type ManifestProblem, type LoadResult } from './problems.js';
 export {
   AGENT_MANIFEST_SCHEMA_VERSION,
+  MAX_TOOLS,
   ToolNameSchema,
   ToolParametersSchema,
   AgentToolSchema,
@@ -92,9 +93,10 @@ export {
 export { skillIoSchemaToJsonSchema, isFullJsonSchema } from './schema/skill-io.js';
 export { compileJsonSchema, jsonSchemaCompileProblem } from './schema/json-schema-compile.js';
 export { entryPointProblem } from './validate/skill-checks.js';
+export { MAX_PARAMETERS_CHARS, MAX_TOTAL_PARAMETERS_CHARS } from './validate/agent-checks.js';
 export { DEFAULT_MAX_MANIFEST_BYTES } from './source/decode.js';
 export { DEFAULT_MAX_ALIAS_COUNT, MAX_NESTING_DEPTH } from './source/parse-source.js';
-export { type ParseManifestOptions, type LoadManifestFileOptions } from './load/manifest-loader.js';
+export { type ParseManifestOptions, type LoadManifestFileOptions, MAX_PROBLEMS_PER_FILE } from './load/manifest-loader.js';
 export { parseAgentManifest, loadAgentManifestFile } from './load/agent.js';
 export { parseSkillManifest, loadSkillManifestFile, type LoadSkillManifestFileOptions } from './load/skill.js';
 export { checkManifestSet, type ManifestSetEntry } from './load/manifest-set.js';

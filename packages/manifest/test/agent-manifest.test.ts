@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AgentManifestSchema, parseAgentManifest, unwrapManifest, ManifestValidationError } from '../src/index.js';
+import { AgentManifestSchema, parseAgentManifest, parseSkillManifest, unwrapManifest, ManifestValidationError } from '../src/index.js';
 import { aliasBomb, lineOf, problemsOf, readExample, replaceOnce, VALID_AGENT } from './fixtures.js';
 
 const file = 'agent.yml';
@@ -221,10 +221,56 @@ describe('parseAgentManifest: every problem, located', () => {
     expect(problemsOf(parse(`a: "${'x'.repeat(1024 * 1024)}"`))[0]!.message).toContain('1048576-byte limit');
   });
 
-  it('refuses deeply nested input without overflowing the stack', () => {
-    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
-    const problems = problemsOf(parse(`x: ${deep}\n`));
-    expect(problems.length).toBeGreaterThan(0);
+  it('refuses deeply nested input without overflowing the stack or memory', () => {
+    // 300 000 flow levels fit in 600 KB; handed to the YAML parser they exhaust the heap.
+    const flow = `${'['.repeat(300_000)}${']'.repeat(300_000)}`;
+    expect(problemsOf(parse(`a: 1\nx: ${flow}\n`))).toEqual([
+      { file, line: 2, col: 260, pointer: '', message: 'nesting is deeper than 100 levels' },
+    ]);
+    expect(problemsOf(parseSkillManifest(`{"x": ${flow}}`, { file }))[0]!.message).toBe('nesting is deeper than 100 levels');
+    let block = '';
+    for (let depth = 0; block.length < 900_000; depth++) block += `${' '.repeat(depth)}k:\n`;
+    expect(problemsOf(parse(block)).map((p) => p.message)).toEqual(['nesting is deeper than 100 levels']);
+    const moderate = `x: ${'['.repeat(150)}${']'.repeat(150)}\n`;
+    expect(problemsOf(parse(moderate)).map((p) => p.message)).toEqual(['nesting is deeper than 100 levels']);
+  });
+
+  it('refuses more than 128 tools', () => {
+    const tools = Array.from({ length: 129 }, (_, i) => `  - {type: function, function: {name: t${i}, description: d, parameters: {type: object, properties: {}, required: []}}}`);
+    const source = `${VALID_AGENT.slice(0, VALID_AGENT.indexOf('tools:'))}tools:\n${tools.join('\n')}\n`;
+    expect(problemsOf(parse(source)).map((p) => p.message)).toEqual(["tools: at most 128 tools are allowed (the OpenAI API's limit); found 129"]);
+  });
+
+  it('refuses an oversized parameters schema without compiling it', () => {
+    const properties = Array.from({ length: 800 }, (_, i) => `          p${i}: {type: string}`).join('\n');
+    const source = replaceOnce(VALID_AGENT, '          case_id:\n            type: string\n', `${properties}\n`);
+    const messages = problemsOf(parse(source)).map((p) => p.message);
+    expect(messages).toHaveLength(2);
+    expect(messages[0]).toMatch(/^tools\[0\]\.function\.parameters: schema is \d+ characters as JSON; the limit is 16384$/);
+    expect(messages[1]).toContain("'case_id' is required but not declared");
+  });
+
+  it('reports at most 100 problems per file, then says how many more', () => {
+    const extra = Array.from({ length: 150 }, (_, i) => `extra_${i}: 1`).join('\n');
+    const problems = problemsOf(parse(`${VALID_AGENT}${extra}\n`));
+    expect(problems).toHaveLength(101);
+    expect(problems[100]!.message).toBe('… and 50 more problems not shown');
+    expect(problems[0]!.message).toBe("extra_0: unknown key 'extra_0'");
+  });
+
+  it('finds a duplicate among many keys', () => {
+    const properties = Array.from({ length: 3000 }, (_, i) => `          p${i}: {}`).join('\n');
+    const source = replaceOnce(VALID_AGENT, '          case_id:\n            type: string\n', `${properties}\n          p7: {}\n          case_id: {}\n`);
+    const problems = problemsOf(parse(source));
+    expect(problems.filter((p) => p.message.startsWith('duplicate'))).toEqual([
+      { file, line: lineOf(source, 'case_id: {}') - 1, col: 11, pointer: '', message: "duplicate key 'p7'" },
+    ]);
+  });
+
+  it('locates problems in a file with CRLF line endings', () => {
+    const source = replaceOnce(VALID_AGENT, 'name: get_case', 'name: get case').replaceAll('\n', '\r\n');
+    expect(problemsOf(parse(source))[0]).toMatchObject({ line: 13, col: 13, pointer: '/tools/0/function/name' });
+    expect(parse(VALID_AGENT.replaceAll('\n', '\r\n')).ok).toBe(true);
   });
 
   it('refuses YAML tags it does not know', () => {

@@ -63,7 +63,7 @@ describe('parseSkillManifest', () => {
   it('refuses unknown keys and duplicate keys', () => {
     const source = replaceOnce(VALID_SKILL, '"version": "1.2.0",', '"version": "1.2.0",\n  "author": "x",\n  "version": "1.2.1",');
     const messages = problemsOf(parse(source)).map((p) => `${p.line}:${p.message}`);
-    expect(messages).toEqual([`4:author: unknown key 'author'`, `5:duplicate key "version"`]);
+    expect(messages).toEqual([`4:author: unknown key 'author'`, `5:duplicate key 'version'`]);
   });
 
   it('refuses a bad shorthand type and a full schema that does not compile', () => {

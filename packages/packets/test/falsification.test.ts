@@ -268,6 +268,8 @@ describe('falsification: the Baton transfer gate (runner shape)', () => {
     for (const [code, gateOverrides, req] of stops) {
       const { error, specialist, audit } = await runThroughGate(gateOverrides, req);
       expect(codeIn(error), code).toBe(code);
+      // Error messages end up in run results and logs: they name codes and fields, never content.
+      for (const content of [...CANARIES, 'O-5521', '42.5', 'Kettle', 'C-1001']) expect(String((error as Error).message)).not.toContain(content);
       expect(specialist.model.requests).toHaveLength(0);
       expect(audit.records).toHaveLength(1);
       expect(audit.records[0]!.data).toMatchObject({ decision: 'deny', code });

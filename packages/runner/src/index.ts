@@ -31,6 +31,7 @@ export type {
   RunResult,
   RunSummary,
   ModelRequestListener,
+  GuardrailValidator,
 } from './runner/types.js';
 
 export { loadAgentRegistry, type LoadAgentRegistryOptions, type LoadRegistryFromDirOptions, type LoadRegistryFromUrlsOptions } from './registry/load-registry.js';

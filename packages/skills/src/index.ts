@@ -31,7 +31,7 @@ export { CriterionSchema, type Criterion, type CriterionInput, type CriterionRes
 export { parseCriteria, type ParseCriteriaOptions } from './criteria/parse.js';
 export { verifyCriteria, type VerifyContext } from './criteria/verify.js';
 export { runProcess, type RunProcessOptions, type RunProcessResult } from './process/run-process.js';
-export { spawnJson, type SpawnJson, type SpawnJsonOptions, type SpawnJsonResult } from './process/spawn-json.js';
+export { spawnJson } from './process/spawn-json.js';
 export { scrubbedEnv, SAFE_ENV_KEYS } from './process/env.js';
 export {
   createDelegation,
@@ -63,6 +63,7 @@ export {
   type DelegationPacketGate,
   type DelegationLogger,
   type PayloadLimits,
+  type SpawnJson,
 } from './delegation/index.js';
 export { createTtyApprovalHook, type TtyApprovalHookOptions } from './approvals/tty.js';
 export { scaffoldSkill, SKILL_NAME_PATTERN, type ScaffoldSkillOptions, type ScaffoldSkillResult } from './scaffold/scaffold.js';

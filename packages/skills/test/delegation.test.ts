@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { GuardrailRequest, GuardrailResponse, GuardrailValidator } from '@baton/manifest';
+import type { GuardrailRequest, GuardrailResponse, GuardrailValidator, SkillPackage } from '@baton/manifest';
 import { describe, expect, it } from 'vitest';
 import { createDelegation, createSkillRegistry, VagueCriteriaError, PayloadTooLargeError, SkillsInputError } from '../src/index.js';
 import type { ApprovalRequest } from '../src/index.js';
@@ -170,6 +170,17 @@ return { status: 'SUCCESS', output_payload: {} };`),
   });
 });
 
+describe("@baton/runner's spawnJsonProcess as the spawner", () => {
+  it('is accepted through the spawn seam (same contract)', async () => {
+    const { spawnJsonProcess } = await import('@baton/runner');
+    const ws = await tempDir();
+    const dir = await skillsDir([{ name: 'echo', source: ECHO }, { name: 'hang', source: 'setInterval(() => {}, 1000);' }]);
+    const d = createDelegation({ skillsDir: dir, workspace: ws, spawn: spawnJsonProcess, timeoutMs: 1000 });
+    expect((await d.delegate({ subagent_type: 'echo', instruction_set: 'x', input_data: {} })).status).toBe('SUCCESS');
+    expect((await d.delegate({ subagent_type: 'hang', instruction_set: 'x', input_data: {} })).error_report?.code).toBe('ERR_TIMEOUT');
+  });
+});
+
 describe('limits: depth and loops across processes', () => {
   const NESTER = nodeSkill(`const { createDelegation } = await import(${JSON.stringify(SKILLS_DIST)});
 const [next, ...rest] = pkg.payload.chain;
@@ -307,6 +318,24 @@ describe('criteria, triggers and payloads', () => {
   });
 });
 
+describe('edits and command criteria', () => {
+  it('applies edits before command criteria run and undoes them when a criterion fails', async () => {
+    const ws = await tempDir();
+    await writeFile(path.join(ws, 'v.txt'), 'version 1\n');
+    const dir = await skillsDir([
+      { name: 'bumper', source: nodeSkill(`return { status: 'SUCCESS', output_payload: { edits: 'FILE: v.txt\\nREPLACE_START\\nversion 1\\nREPLACE_WITH\\nversion ' + pkg.payload.to + '\\nREPLACE_END\\n' } };`) },
+    ]);
+    const d = createDelegation({ skillsDir: dir, workspace: ws, applyEdits: true });
+    const check = (want: string) => ({ type: 'command', command: ['node', '-e', `process.exit(require('fs').readFileSync('v.txt','utf8') === 'version ${want}\\n' ? 0 : 1)`] });
+    const bad = await d.delegate({ subagent_type: 'bumper', instruction_set: 'bump', input_data: { to: 3 }, success_criteria: [check('2')] });
+    expect(bad.status).toBe('FAILURE');
+    expect(await readFile(path.join(ws, 'v.txt'), 'utf8')).toBe('version 1\n');
+    const good = await d.delegate({ subagent_type: 'bumper', instruction_set: 'bump', input_data: { to: 2 }, success_criteria: [check('2')] });
+    expect(good.status).toBe('SUCCESS');
+    expect(await readFile(path.join(ws, 'v.txt'), 'utf8')).toBe('version 2\n');
+  });
+});
+
 describe('approvals', () => {
   it('file_delete needs requires_approval and a yes; the default policy denies', async () => {
     const ws = await tempDir();
@@ -391,7 +420,7 @@ describe('guardrails at the delegation boundary', () => {
     const dir = await skillsDir([{ name: 'echo', source: ECHO }]);
     const seen: string[] = [];
     const gate = {
-      async prepare(req: { skillPackage: import('@baton/manifest').SkillPackage; recipient: string }) {
+      async prepare(req: { skillPackage: SkillPackage; recipient: string }) {
         seen.push(req.recipient);
         if (req.skillPackage.payload.forbidden) throw new Error('field forbidden is not allowed for this purpose');
         return { skillPackage: { ...req.skillPackage, payload: { ...req.skillPackage.payload, gated: true } } };

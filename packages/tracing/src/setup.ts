@@ -1,7 +1,6 @@
 import { context, propagation, trace, type Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   BatchSpanProcessor,
@@ -14,6 +13,7 @@ import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import { TracingConfigError } from './errors.js';
 import { JsonlFileSpanExporter } from './jsonl-exporter.js';
+import { LazyOtlpTraceExporter } from './lazy-otlp-exporter.js';
 
 /** Options for {@link setupTracing}. */
 export interface SetupTracingOptions {
@@ -61,7 +61,7 @@ export function setupTracing(options: SetupTracingOptions): TracingHandle {
   if (options.exporter) exporters.push(options.exporter);
   if (options.jsonlFile) exporters.push(new JsonlFileSpanExporter({ file: options.jsonlFile }));
   const otlpUrl = resolveOtlpUrl(options.otlpEndpoint, env);
-  if (otlpUrl) exporters.push(new OTLPTraceExporter({ url: otlpUrl }));
+  if (otlpUrl) exporters.push(new LazyOtlpTraceExporter(otlpUrl));
 
   const spanProcessors: SpanProcessor[] = exporters.map((exporter) =>
     options.processor === 'simple' ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(exporter),

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { GuardrailRequest, GuardrailResponse } from '@baton/manifest';
+import type * as GuardrailEngineModule from '@baton/guardrail-server';
 
 /** Options of {@link runGuardrailServe}, the testable core of `baton guardrail serve`. */
 export interface GuardrailServeOptions {
@@ -97,20 +97,7 @@ function parseServeOptions(options: GuardrailServeOptions) {
   return { host, port: Number(portText), token, policy: options.policy, logLevel };
 }
 
-/** What `baton guardrail serve` needs from the engine entry point of @baton/guardrail-server. */
-interface EngineModule {
-  createGuardrailEngine?: (options?: { policy?: unknown }) => {
-    validate(request: GuardrailRequest): Promise<GuardrailResponse>;
-    validateSync?(request: GuardrailRequest): GuardrailResponse;
-  };
-  loadPolicyFile?: (path: string) => Promise<unknown>;
-}
-
-async function createEngine(module: unknown, policyFile: string | undefined) {
-  const engine = module as EngineModule;
-  if (typeof engine.createGuardrailEngine !== 'function' || typeof engine.loadPolicyFile !== 'function') {
-    throw new Error('this build of @baton/guardrail-server has no detector engine (createGuardrailEngine / loadPolicyFile)');
-  }
+async function createEngine(engine: typeof GuardrailEngineModule, policyFile: string | undefined) {
   const policy = policyFile === undefined ? undefined : await engine.loadPolicyFile(policyFile);
   return engine.createGuardrailEngine(policy === undefined ? {} : { policy });
 }

@@ -35,58 +35,77 @@ const PREV = '(?:all |any |the |your |my |these |those |of |every )*(?:previous|
 const RULES = '(?:instructions?|directions?|rules?|guidelines?|prompts?|constraints?|commands?|directives?|polic(?:y|ies)|programming|restrictions?|filters?|guardrails?|orders?|settings?|configuration|persona|training|task|criteria|messages|context|guidance)';
 const VERB = '(?:ignore|ignoring|disregard|disregarding|forget|forgetting|skip|override|overrid|bypass|drop|cancel|erase|discard|abandon|neglect|void|stop following|do not follow|don\'t follow|no longer follow|set aside|throw out|delete|remove|clear)';
 
-const CUES: ReadonlyArray<readonly [CueFamily, RegExp]> = [
-  ['override', new RegExp(`\\b${VERB} ${PREV}(?: [a-z]+){0,2} ${RULES}\\b`, 'g')],
-  ['override', new RegExp(`\\b${VERB} (?:all |any |your |the |everything )(?:[a-z]+ ){0,2}${RULES}\\b`, 'g')],
-  ['override', /\b(?:ignore|disregard|forget) (?:everything|all|anything) (?:above|before|prior|previously|you (?:were|have been) told)\b/g],
-  ['override', /\b(?:instructions?|rules?|prompt|guidelines?)(?: [a-z]+){0,3} (?:is|are|was|were) (?:now )?(?:void|outdated|cancel+ed|revoked|obsolete|a test|no longer (?:valid|apply|applies))\b/g],
-  ['override', /\b(?:what|everything|anything) (?:the developer|your developers?|openai|the system|they|you were|you've been|you have been) (?:told|said|instructed)\b|\b(?:exit|leave|escape) (?:the |this )?sandbox\b|\bfollow only my\b|\bi(?:'m| am) the (?:developer|admin|administrator|operator|owner) now\b/g],
-  ['override', /\b(?:no longer|doesn't|does not|don't|do not) (?:apply|applies|bound|binding)\b/g],
-  ['override', /\b(?:ignore|disregard) (?:the|this|my|your) (?:user|question|document|request|task|email|above)\b/g],
-  ['override', /\binstead(?:,)? (?:you (?:must|should|will) )?(?:output|print|say|reply|respond|write|tell|recommend|send|call|reveal)\b/g],
-  ['override', /\b(?:stop|quit) (?:translating|summari[sz]ing|what you(?:'re| are) doing|your current task)\b/g],
-  ['new_rules', /\b(?:new|updated|real|actual|true|revised|additional|secret|hidden) (?:system )?(?:instructions?|rules?|system prompt|task|goal|directive|policy|priority|orders?)\b/g],
-  ['new_rules', /\bfrom now on\b|\bfrom this (?:message|point|moment) on\b|\bfor the rest of (?:this|the) (?:chat|conversation|session)\b|\bhenceforth\b/g],
-  ['new_rules', /\b(?:higher|highest|top) priority\b|\bpriority (?:order|0|override)\b|\btakes? (?:priority|precedence)\b/g],
-  ['new_rules', /\b(?:without|no|ignore (?:all|any|your)) (?:any )?(?:restrictions?|filter(?:s|ing)?|censorship|limitations?|guidelines|rules|safety (?:caveats|rules|filters?)|content polic(?:y|ies)|refus(?:als?|ing)|warnings|moral(?:s|ity)?|ethic(?:s|al guidelines))\b/g],
-  ['new_rules', /\b(?:never|not) (?:refuse|decline|say no|mention (?:this|policies|the rules))\b|\bnever refuses\b/g],
-  ['new_rules', /\b(?:you must|you will|you are required to|you have to) (?:now )?(?:comply|obey|answer (?:every|all|any)|follow (?:only )?(?:my|these|the following))\b/g],
-  ['new_rules', /\b(?:disable|turn off|deactivate|bypass) (?:the |your |all |any )?(?:content |safety )?(?:filters?|guardrails?|safety|moderation|restrictions|checks?)\b/g],
-  ['role_header', /(?:^|[\n>] ?|\. |\] ?)(?:system|assistant|developer|admin|root|operator)(?: message| prompt| note| override| instructions?)?\s?:/g],
-  ['role_header', /<\|?(?:im_start|im_end|system|endoftext|start_header_id|end_header_id|eot_id)\|?>|\[\/?inst\]|<<\/?sys>>|<\/?(?:system|sys|instructions?|admin)>|\{\{\s*(?:ai|system|assistant)\b/g],
-  ['role_header', /#{2,}\s?(?:system|instruction|instructions|response|admin)\b|={2,} ?(?:system|admin)|\[(?:system|admin|begin admin|system override|system message)[^\]\n]{0,40}\]/g],
-  ['role_header', /"role"\s?:\s?"(?:system|developer)"/g],
-  ['delimiter', /\b(?:end of (?:document|user input|input|context|email|file|text|data)|begin (?:admin|system|new) (?:instructions?|prompt|message))\b/g],
-  ['delimiter', /\[(?:end|begin)[^\]\n]{0,30}\]|-{3,} ?(?:end|begin)\b|>{3} |<{3}/g],
-  ['delimiter', /<!--[^>\n]{0,40}(?:assistant|ai|instruction|system|ignore)/g],
-  ['addressed_to_ai', /\b(?:note|message|instructions?|attention|reminder|important|p\.?s\.?)\s?(?:to|for|:)? ?(?:any |all |the )?(?:ai|a\.i\.|llm|gpt|chatgpt|language model|assistant|agent|bot|model)s?\b/g],
-  ['addressed_to_ai', /\bif you are an? (?:ai|llm|language model|assistant|chatbot|bot|agent|automated)\b/g],
-  ['addressed_to_ai', /\b(?:ai|llm|coding|language) (?:agents?|assistants?|models?|note-taker)(?: [a-z]+){0,2} (?:reading|summari[sz]ing|processing|screening|parsing|analy[sz]ing|reviewing)\b/g],
-  ['addressed_to_ai', /(?:^|[.!?] |\n|@)(?:ai|assistant|ai-agent|ai agent|chatgpt|claude|gpt|agent|bot),? (?:ignore|please|you must|when|do|stop|send|forward|tell|reply|print|add|accept|grant|include|call|execute|run)\b/g],
-  ['addressed_to_ai', /\b(?:assistants?|ai|models?|agents?) (?:must|should|shall) (?:now |also |immediately )?(?:ignore|tell|recommend|call|send|say|reply|respond|print|output|forward|include|execute|run)\b/g],
-  ['extraction', /\b(?:reveal|print|output|show|display|repeat|dump|leak|expose|share|tell me|give me|paste|quote|spell out|translate|summari[sz]e|list|write out|recite|copy)(?: me)? (?:your|the|all|any|every|its)?(?: [a-z]+){0,3} (?:system prompt|system message|hidden (?:prompt|instructions|text|rules)|initial (?:prompt|instructions?)|original (?:prompt|instructions)|instructions (?:you were given|above)|developer (?:message|prompt)|context window|prompt (?:above|verbatim)|internal (?:configuration|instructions|rules|settings|tools)|(?:secret|confidential|internal) (?:instructions|rules|prompt|parameters|configuration)|guardrail polic(?:y|ies)|blocked keywords|tool definitions|hidden configuration|first instruction|configuration)\b/g],
-  ['extraction', /\b(?:verbatim|word for word|word-for-word|exact wording|exactly as (?:it|they) appears?|raw text only|copied exactly|no paraphrasing)\b/g],
-  ['extraction', /\b(?:what|everything|text|all) (?:that )?(?:appears?|is|was|came) (?:written )?(?:before|above) (?:my|this|the) (?:first )?(?:message|prompt|line|conversation)\b|\bbegin(?:s)? with ['"]?you are\b/g],
-  ['persona', /\byou are (?:now|no longer|going to (?:act|pretend|be)|about to immerse|free|freed|unbound|jailbroken|in (?:developer|god|dan|maintenance|debug|unrestricted) mode)\b/g],
-  ['persona', /\b(?:developer|god|dan|jailbreak|unrestricted|uncensored|evil|maintenance|debug) mode\b|\bdo anything now\b|\bjailbr(?:eak|oken)\b|\bdan\b|\bstay in character\b|\bbreak character\b/g],
-  ['persona', /\b(?:act as|pretend (?:to be|you are|you're)|roleplay as|role-play as|simulate|immerse yourself|you will (?:act|respond|answer) as)\b/g],
-  ['persona', /\b(?:two|2|dual) (?:responses|answers|personalities)\b|\bopposite of your (?:guidelines|rules)\b|\bno (?:ethical|moral) (?:guidelines|principles|boundaries)\b|\bunfiltered\b|\bamoral\b|\bopenai(?:'s)? (?:content )?polic(?:y|ies)\b/g],
-  ['tool_misuse', /\b(?:call|use|invoke|run|execute|trigger) (?:the |your |a )?[a-z_]+(?:_[a-z]+)+(?: tool| function)?\b|\b(?:call|use|invoke|run) (?:the |your )?(?:shell|terminal|browser|database|file|email|http|code) tool\b/g],
-  ['tool_misuse', /\bcurl [^|\n]{0,80}\| ?(?:ba)?sh\b|\brm -rf\b|\/etc\/(?:passwd|shadow)\b|~\/\.aws\/credentials|\benvironment variables\b|\bforce push|--force\b/g],
-  ['tool_misuse', /\b(?:grant|give|add)(?: [a-z'0-9]+){0,3} (?:admin|root|owner) (?:role|rights|access|privileges)\b|\bskip (?:the )?(?:approval|review|confirmation|verification)\b|\bwithout (?:asking for )?(?:confirmation|review|approval|asking)\b/g],
-  ['exfiltration', /\b(?:send|forward|email|post|upload|transmit|exfiltrate|leak|paste|append|attach|dm)(?: [a-z'0-9]+){0,6} (?:to|into|at|in) (?:https?:\/\/|[a-z0-9.-]+@|[a-z0-9-]+\.(?:example|attacker)|the (?:url|link|address|endpoint))/g],
-  ['exfiltration', /\b(?:api key|credentials?|session token|password|secrets?|tokens?|private keys?|conversation history|chat history|full conversation|address book|customer records|user data(?:base)?)\b/g],
-  ['exfiltration', /!\[[^\]\n]{0,40}\]\(https?:|\?[a-z]+=(?:\{|\[|<)|url-?encode|base64-?encod/g],
-  ['secrecy', /\b(?:don't|do not|never) (?:mention|tell|reveal|inform|let|show) (?:this|it|that|the user|them|anyone)\b|\bwithout (?:telling|informing|notifying) (?:the )?(?:user|anyone)\b|\bquietly\b|\bso (?:the user|they) (?:won't|will not|doesn't|does not) (?:notice|know|see)\b/g],
+// Each cue: family, anchors (a word that must occur for the pattern to be worth running; '#'
+// marks a raw substring instead of a word), pattern. The anchors keep the scan cheap: most text
+// contains none of them.
+const CUES: ReadonlyArray<readonly [CueFamily, readonly string[], RegExp]> = [
+  ['override', ['ignore', 'ignoring', 'disregard', 'disregarding', 'forget', 'forgetting', 'skip', 'override', 'overrid', 'bypass', 'drop', 'cancel', 'erase', 'discard', 'abandon', 'neglect', 'void', 'stop', 'do', 'don\'t', 'no', 'set', 'throw', 'delete', 'remove', 'clear', '&', 'instructions', 'instruction', 'directions', 'direction', 'rules', 'rule', 'guidelines', 'guideline', 'prompts', 'prompt', 'constraints', 'constraint', 'commands', 'command', 'directives', 'directive', 'policy', 'policies', 'programming', 'restrictions', 'restriction', 'filters', 'filter', 'guardrails', 'guardrail', 'orders', 'order', 'settings', 'setting', 'configuration', 'persona', 'training', 'task', 'criteria', 'messages', 'context', 'guidance'], new RegExp(`\\b${VERB} ${PREV}(?: [a-z]+){0,2} ${RULES}\\b`, 'g')],
+  ['override', ['ignore', 'ignoring', 'disregard', 'disregarding', 'forget', 'forgetting', 'skip', 'override', 'overrid', 'bypass', 'drop', 'cancel', 'erase', 'discard', 'abandon', 'neglect', 'void', 'stop', 'do', 'don\'t', 'no', 'set', 'throw', 'delete', 'remove', 'clear', '&', 'instructions', 'instruction', 'directions', 'direction', 'rules', 'rule', 'guidelines', 'guideline', 'prompts', 'prompt', 'constraints', 'constraint', 'commands', 'command', 'directives', 'directive', 'policy', 'policies', 'programming', 'restrictions', 'restriction', 'filters', 'filter', 'guardrails', 'guardrail', 'orders', 'order', 'settings', 'setting', 'configuration', 'persona', 'training', 'task', 'criteria', 'messages', 'context', 'guidance'], new RegExp(`\\b${VERB} (?:all |any |your |the |everything )(?:[a-z]+ ){0,2}${RULES}\\b`, 'g')],
+  ['override', ['ignore', 'disregard', 'forget', '&', 'everything', 'all', 'anything'], /\b(?:ignore|disregard|forget) (?:everything|all|anything) (?:above|before|prior|previously|you (?:were|have been) told)\b/g],
+  ['override', ['instructions', 'instruction', 'rules', 'rule', 'prompt', 'guidelines', 'guideline', '&', 'void', 'outdated', 'cancelled', 'canceled', 'revoked', 'obsolete', 'test', 'longer'], /\b(?:instructions?|rules?|prompt|guidelines?)(?: [a-z]+){0,3} (?:is|are|was|were) (?:now )?(?:void|outdated|cancel+ed|revoked|obsolete|a test|no longer (?:valid|apply|applies))\b/g],
+  ['override', ['told', 'said', 'instructed', 'sandbox', 'follow', 'developer', 'admin', 'administrator', 'operator', 'owner'], /\b(?:what|everything|anything) (?:the developer|your developers?|openai|the system|they|you were|you've been|you have been) (?:told|said|instructed)\b|\b(?:exit|leave|escape) (?:the |this )?sandbox\b|\bfollow only my\b|\bi(?:'m| am) the (?:developer|admin|administrator|operator|owner) now\b/g],
+  ['override', ['apply', 'applies', 'bound', 'binding'], /\b(?:no longer|doesn't|does not|don't|do not) (?:apply|applies|bound|binding)\b/g],
+  ['override', ['ignore', 'disregard'], /\b(?:ignore|disregard) (?:the|this|my|your) (?:user|question|document|request|task|email|above)\b/g],
+  ['override', ['instead'], /\binstead(?:,)? (?:you (?:must|should|will) )?(?:output|print|say|reply|respond|write|tell|recommend|send|call|reveal)\b/g],
+  ['override', ['translating', 'summarising', 'summarizing', 'doing', 'task', '&', 'stop', 'quit'], /\b(?:stop|quit) (?:translating|summari[sz]ing|what you(?:'re| are) doing|your current task)\b/g],
+  ['new_rules', ['new', 'updated', 'real', 'actual', 'true', 'revised', 'additional', 'secret', 'hidden', '&', 'instructions', 'instruction', 'rules', 'rule', 'prompt', 'task', 'goal', 'directive', 'policy', 'priority', 'orders', 'order'], /\b(?:new|updated|real|actual|true|revised|additional|secret|hidden) (?:system )?(?:instructions?|rules?|system prompt|task|goal|directive|policy|priority|orders?)\b/g],
+  ['new_rules', ['now', 'henceforth', 'rest', 'point', 'moment', '&', 'from', 'for', 'henceforth'], /\bfrom now on\b|\bfrom this (?:message|point|moment) on\b|\bfor the rest of (?:this|the) (?:chat|conversation|session)\b|\bhenceforth\b/g],
+  ['new_rules', ['priority', 'precedence'], /\b(?:higher|highest|top) priority\b|\bpriority (?:order|0|override)\b|\btakes? (?:priority|precedence)\b/g],
+  ['new_rules', ['restrictions', 'restriction', 'filter', 'filters', 'filtering', 'censorship', 'limitations', 'limitation', 'guidelines', 'rules', 'safety', 'content', 'refusals', 'refusal', 'refusing', 'warnings', 'morals', 'morality', 'moral', 'ethics', 'ethical'], /\b(?:without|no|ignore (?:all|any|your)) (?:any )?(?:restrictions?|filter(?:s|ing)?|censorship|limitations?|guidelines|rules|safety (?:caveats|rules|filters?)|content polic(?:y|ies)|refus(?:als?|ing)|warnings|moral(?:s|ity)?|ethic(?:s|al guidelines))\b/g],
+  ['new_rules', ['refuse', 'decline', 'refuses', 'say', 'mention', '&', 'never', 'not'], /\b(?:never|not) (?:refuse|decline|say no|mention (?:this|policies|the rules))\b|\bnever refuses\b/g],
+  ['new_rules', ['comply', 'obey', 'answer', 'follow', '&', 'must', 'will', 'required', 'have'], /\b(?:you must|you will|you are required to|you have to) (?:now )?(?:comply|obey|answer (?:every|all|any)|follow (?:only )?(?:my|these|the following))\b/g],
+  ['new_rules', ['disable', 'turn', 'deactivate', 'bypass', '&', 'filters', 'filter', 'guardrails', 'guardrail', 'safety', 'moderation', 'restrictions', 'checks', 'check'], /\b(?:disable|turn off|deactivate|bypass) (?:the |your |all |any )?(?:content |safety )?(?:filters?|guardrails?|safety|moderation|restrictions|checks?)\b/g],
+  ['role_header', ['system', 'assistant', 'developer', 'admin', 'root', 'operator', '&', '#:'], /(?:^|[\n>] ?|\. |\] ?)(?:system|assistant|developer|admin|root|operator)(?: message| prompt| note| override| instructions?)?\s?:/g],
+  ['role_header', ['#<|', '[inst]', '[/inst]', '<<sys>>', '<</sys>>', '<system', '<sys', '<instruction', '<admin', '</system', '</sys', '</instruction', '</admin', '{{'], /<\|?(?:im_start|im_end|system|endoftext|start_header_id|end_header_id|eot_id)\|?>|\[\/?inst\]|<<\/?sys>>|<\/?(?:system|sys|instructions?|admin)>|\{\{\s*(?:ai|system|assistant)\b/g],
+  ['role_header', ['system', 'instruction', 'instructions', 'response', 'admin', '&', '###', '#==', '#['], /#{2,}\s?(?:system|instruction|instructions|response|admin)\b|={2,} ?(?:system|admin)|\[(?:system|admin|begin admin|system override|system message)[^\]\n]{0,40}\]/g],
+  ['role_header', ['#"role"'], /"role"\s?:\s?"(?:system|developer)"/g],
+  ['delimiter', ['end', 'begin', '&', 'document', 'input', 'context', 'email', 'file', 'text', 'data', 'admin', 'system', 'new'], /\b(?:end of (?:document|user input|input|context|email|file|text|data)|begin (?:admin|system|new) (?:instructions?|prompt|message))\b/g],
+  ['delimiter', ['#[end', '#[begin', '#---', '#>>>', '#<<<'], /\[(?:end|begin)[^\]\n]{0,30}\]|-{3,} ?(?:end|begin)\b|>{3} |<{3}/g],
+  ['delimiter', ['#<!--'], /<!--[^>\n]{0,40}(?:assistant|ai|instruction|system|ignore)/g],
+  ['addressed_to_ai', ['ai', 'llm', 'gpt', 'chatgpt', 'assistant', 'agent', 'bot', 'model', 'models', 'assistants', 'agents', 'bots', '#a.i.', 'language', '&', 'note', 'message', 'instruction', 'instructions', 'attention', 'reminder', 'important', 'ps', 'p', '#p.s'], /\b(?:note|message|instructions?|attention|reminder|important|p\.?s\.?)\s?(?:to|for|:)? ?(?:any |all |the )?(?:ai|a\.i\.|llm|gpt|chatgpt|language model|assistant|agent|bot|model)s?\b/g],
+  ['addressed_to_ai', ['if', '&', 'ai', 'llm', 'language', 'assistant', 'chatbot', 'bot', 'agent', 'automated'], /\bif you are an? (?:ai|llm|language model|assistant|chatbot|bot|agent|automated)\b/g],
+  ['addressed_to_ai', ['reading', 'summarising', 'summarizing', 'processing', 'screening', 'parsing', 'analysing', 'analyzing', 'reviewing', '&', 'ai', 'llm', 'coding', 'language'], /\b(?:ai|llm|coding|language) (?:agents?|assistants?|models?|note-taker)(?: [a-z]+){0,2} (?:reading|summari[sz]ing|processing|screening|parsing|analy[sz]ing|reviewing)\b/g],
+  ['addressed_to_ai', ['ai', 'assistant', 'chatgpt', 'claude', 'gpt', 'agent', 'bot', '#ai-agent'], /(?:^|[.!?] |\n|@)(?:ai|assistant|ai-agent|ai agent|chatgpt|claude|gpt|agent|bot),? (?:ignore|please|you must|when|do|stop|send|forward|tell|reply|print|add|accept|grant|include|call|execute|run)\b/g],
+  ['addressed_to_ai', ['must', 'should', 'shall', '&', 'assistant', 'assistants', 'ai', 'model', 'models', 'agent', 'agents'], /\b(?:assistants?|ai|models?|agents?) (?:must|should|shall) (?:now |also |immediately )?(?:ignore|tell|recommend|call|send|say|reply|respond|print|output|forward|include|execute|run)\b/g],
+  ['extraction', ['prompt', 'message', 'hidden', 'initial', 'original', 'instructions', 'instruction', 'developer', 'context', 'internal', 'secret', 'confidential', 'guardrail', 'blocked', 'tool', 'first', 'configuration', 'given'], /\b(?:reveal|print|output|show|display|repeat|dump|leak|expose|share|tell me|give me|paste|quote|spell out|translate|summari[sz]e|list|write out|recite|copy)(?: me)? (?:your|the|all|any|every|its)?(?: [a-z]+){0,3} (?:system prompt|system message|hidden (?:prompt|instructions|text|rules)|initial (?:prompt|instructions?)|original (?:prompt|instructions)|instructions (?:you were given|above)|developer (?:message|prompt)|context window|prompt (?:above|verbatim)|internal (?:configuration|instructions|rules|settings|tools)|(?:secret|confidential|internal) (?:instructions|rules|prompt|parameters|configuration)|guardrail polic(?:y|ies)|blocked keywords|tool definitions|hidden configuration|first instruction|configuration)\b/g],
+  ['extraction', ['verbatim', 'word', 'exact', 'exactly', 'raw', 'copied', 'no', '#word-for-word'], /\b(?:verbatim|word for word|word-for-word|exact wording|exactly as (?:it|they) appears?|raw text only|copied exactly|no paraphrasing)\b/g],
+  ['extraction', ['before', 'above', 'begin', 'begins'], /\b(?:what|everything|text|all) (?:that )?(?:appears?|is|was|came) (?:written )?(?:before|above) (?:my|this|the) (?:first )?(?:message|prompt|line|conversation)\b|\bbegin(?:s)? with ['"]?you are\b/g],
+  ['persona', ['you', '&', 'now', 'longer', 'going', 'about', 'free', 'freed', 'unbound', 'jailbroken', 'in'], /\byou are (?:now|no longer|going to (?:act|pretend|be)|about to immerse|free|freed|unbound|jailbroken|in (?:developer|god|dan|maintenance|debug|unrestricted) mode)\b/g],
+  ['persona', ['mode', 'anything', 'jailbreak', 'jailbroken', 'dan', 'character'], /\b(?:developer|god|dan|jailbreak|unrestricted|uncensored|evil|maintenance|debug) mode\b|\bdo anything now\b|\bjailbr(?:eak|oken)\b|\bdan\b|\bstay in character\b|\bbreak character\b/g],
+  ['persona', ['act', 'pretend', 'roleplay', 'role-play', 'simulate', 'immerse', '&', 'as', 'be', 'you', 'you\'re', 'yourself'], /\b(?:act as|pretend (?:to be|you are|you're)|roleplay as|role-play as|simulate|immerse yourself|you will (?:act|respond|answer) as)\b/g],
+  ['persona', ['responses', 'answers', 'personalities', 'opposite', 'ethical', 'moral', 'unfiltered', 'amoral', 'openai', 'openai\'s'], /\b(?:two|2|dual) (?:responses|answers|personalities)\b|\bopposite of your (?:guidelines|rules)\b|\bno (?:ethical|moral) (?:guidelines|principles|boundaries)\b|\bunfiltered\b|\bamoral\b|\bopenai(?:'s)? (?:content )?polic(?:y|ies)\b/g],
+  ['tool_misuse', ['call', 'use', 'invoke', 'run', 'execute', 'trigger', '&', 'tool', 'function', '#_'], /\b(?:call|use|invoke|run|execute|trigger) (?:the |your |a )?[a-z_]+(?:_[a-z]+)+(?: tool| function)?\b|\b(?:call|use|invoke|run) (?:the |your )?(?:shell|terminal|browser|database|file|email|http|code) tool\b/g],
+  ['tool_misuse', ['#curl', '#rm', '-rf', '#/etc/', '#~/.aws', 'environment', 'force', '#--force'], /\bcurl [^|\n]{0,80}\| ?(?:ba)?sh\b|\brm -rf\b|\/etc\/(?:passwd|shadow)\b|~\/\.aws\/credentials|\benvironment variables\b|\bforce push|--force\b/g],
+  ['tool_misuse', ['admin', 'root', 'owner', 'approval', 'review', 'confirmation', 'verification', 'asking'], /\b(?:grant|give|add)(?: [a-z'0-9]+){0,3} (?:admin|root|owner) (?:role|rights|access|privileges)\b|\bskip (?:the )?(?:approval|review|confirmation|verification)\b|\bwithout (?:asking for )?(?:confirmation|review|approval|asking)\b/g],
+  ['exfiltration', ['send', 'forward', 'email', 'post', 'upload', 'transmit', 'exfiltrate', 'leak', 'paste', 'append', 'attach', 'dm', '&', '#http', '#@', '#.example', '#.attacker', 'url', 'link', 'address', 'endpoint'], /\b(?:send|forward|email|post|upload|transmit|exfiltrate|leak|paste|append|attach|dm)(?: [a-z'0-9]+){0,6} (?:to|into|at|in) (?:https?:\/\/|[a-z0-9.-]+@|[a-z0-9-]+\.(?:example|attacker)|the (?:url|link|address|endpoint))/g],
+  ['exfiltration', ['api', 'credential', 'credentials', 'session', 'password', 'secret', 'secrets', 'token', 'tokens', 'private', 'conversation', 'chat', 'full', 'address', 'customer', 'user'], /\b(?:api key|credentials?|session token|password|secrets?|tokens?|private keys?|conversation history|chat history|full conversation|address book|customer records|user data(?:base)?)\b/g],
+  ['exfiltration', ['#![', '#?', '#url', '#base64'], /!\[[^\]\n]{0,40}\]\(https?:|\?[a-z]+=(?:\{|\[|<)|url-?encode|base64-?encod/g],
+  ['secrecy', ['mention', 'tell', 'reveal', 'inform', 'let', 'show', 'telling', 'informing', 'notifying', 'quietly', 'notice', '&', 'don\'t', 'do', 'never', 'without', 'quietly', 'so'], /\b(?:don't|do not|never) (?:mention|tell|reveal|inform|let|show) (?:this|it|that|the user|them|anyone)\b|\bwithout (?:telling|informing|notifying) (?:the )?(?:user|anyone)\b|\bquietly\b|\bso (?:the user|they) (?:won't|will not|doesn't|does not) (?:notice|know|see)\b/g],
   // es, fr, de, pt, it, nl, zh, ja, ko, ru, tr, pl, ar, hi, vi, id
-  ['multilingual', /\b(?:ignora|ignore|olvida|olvide|descarta|omite)[sz]? (?:todas |todos )?(?:las |los |tus |sus )?(?:instrucciones|reglas|indicaciones|órdenes)\b|\binstrucciones anteriores\b|\bmensaje de sistema\b/g],
-  ['multilingual', /\b(?:ignore[zs]?|oublie[zs]?|oubliez) (?:toutes |tous )?(?:les |tes |vos |mes )?(?:consignes|instructions|règles|directives)\b|\binstructions précédentes\b|\bconsignes précédentes\b|\bdésormais\b/g],
-  ['multilingual', /\b(?:ignoriere|ignorieren sie|vergiss|vergessen sie|missachte)(?: alle| die| deine| ihre| bisherigen| vorherigen| vorigen){0,3} (?:anweisungen|regeln|vorgaben|instruktionen|befehle)\b|\bvorherigen anweisungen\b|\bsystemprompt\b/g],
-  ['multilingual', /\b(?:esqueça|esqueca|ignore|ignora|desconsidere)(?: todas| as| suas| tuas){0,3} (?:instruções|instrucoes|regras|orientações)(?: anteriores)?\b|\bregras anteriores\b/g],
-  ['multilingual', /\b(?:ignora|dimentica|trascura)(?: tutte| le| tue){0,3} (?:istruzioni|regole|indicazioni)\b|\bistruzioni precedenti\b/g],
-  ['multilingual', /\b(?:negeer|vergeet)(?: alle| de| je){0,3} (?:instructies|regels)\b|\b(?:zignoruj|zapomnij)(?: wszystkie| poprzednie){0,2} (?:instrukcje|polecenia|zasady)\b|önceki (?:tüm )?talimatları\b|\byok say\b|\bbỏ qua (?:tất cả )?(?:các )?(?:hướng dẫn|chỉ dẫn)\b|\babaikan (?:semua )?instruksi\b/g],
-  ['multilingual', /忽略|无视|忽视|不要理会|之前的(?:所有)?(?:指令|指示|说明)|系统提示|系统消息|以前の|指示を(?:すべて|全て)?無視|無視して|システムプロンプト|이전의? (?:모든 )?지시|무시하고|시스템 프롬프트|(?:игнорируй|игнорируйте|забудь|забудьте|проигнорируй)|предыдущие инструкции|системн(?:ый|ое) (?:промпт|сообщение)|تجاهل|पिछले (?:सभी )?निर्देश/g],
+  ['multilingual', ['ignora', 'ignore', 'olvida', 'olvide', 'descarta', 'omite', 'ignoras', 'ignores', 'instrucciones', 'mensaje'], /\b(?:ignora|ignore|olvida|olvide|descarta|omite)[sz]? (?:todas |todos )?(?:las |los |tus |sus )?(?:instrucciones|reglas|indicaciones|órdenes)\b|\binstrucciones anteriores\b|\bmensaje de sistema\b/g],
+  ['multilingual', ['ignore', 'ignorez', 'ignores', 'oublie', 'oubliez', 'oublies', 'instructions', 'consignes', 'désormais'], /\b(?:ignore[zs]?|oublie[zs]?|oubliez) (?:toutes |tous )?(?:les |tes |vos |mes )?(?:consignes|instructions|règles|directives)\b|\binstructions précédentes\b|\bconsignes précédentes\b|\bdésormais\b/g],
+  ['multilingual', ['ignoriere', 'ignorieren', 'vergiss', 'vergessen', 'missachte', 'vorherigen', 'systemprompt'], /\b(?:ignoriere|ignorieren sie|vergiss|vergessen sie|missachte)(?: alle| die| deine| ihre| bisherigen| vorherigen| vorigen){0,3} (?:anweisungen|regeln|vorgaben|instruktionen|befehle)\b|\bvorherigen anweisungen\b|\bsystemprompt\b/g],
+  ['multilingual', ['esqueça', 'esqueca', 'ignore', 'ignora', 'desconsidere', 'regras'], /\b(?:esqueça|esqueca|ignore|ignora|desconsidere)(?: todas| as| suas| tuas){0,3} (?:instruções|instrucoes|regras|orientações)(?: anteriores)?\b|\bregras anteriores\b/g],
+  ['multilingual', ['ignora', 'dimentica', 'trascura', 'istruzioni'], /\b(?:ignora|dimentica|trascura)(?: tutte| le| tue){0,3} (?:istruzioni|regole|indicazioni)\b|\bistruzioni precedenti\b/g],
+  ['multilingual', ['negeer', 'vergeet', 'zignoruj', 'zapomnij', '#önceki', '#yok', 'say', '#bỏ', 'abaikan'], /\b(?:negeer|vergeet)(?: alle| de| je){0,3} (?:instructies|regels)\b|\b(?:zignoruj|zapomnij)(?: wszystkie| poprzednie){0,2} (?:instrukcje|polecenia|zasady)\b|önceki (?:tüm )?talimatları\b|\byok say\b|\bbỏ qua (?:tất cả )?(?:các )?(?:hướng dẫn|chỉ dẫn)\b|\babaikan (?:semua )?instruksi\b/g],
+  ['multilingual', ['#忽略', '#无视', '#忽视', '#不要理会', '#之前', '#系统', '#以前', '#指示', '#無視', '#システム', '#이전', '#무시', '#시스템', '#игнориру', '#забуд', '#проигнориру', '#предыдущ', '#системн', '#تجاهل', '#निर्देश'], /忽略|无视|忽视|不要理会|之前的(?:所有)?(?:指令|指示|说明)|系统提示|系统消息|以前の|指示を(?:すべて|全て)?無視|無視して|システムプロンプト|이전의? (?:모든 )?지시|무시하고|시스템 프롬프트|(?:игнорируй|игнорируйте|забудь|забудьте|проигнорируй)|предыдущие инструкции|системн(?:ый|ое) (?:промпт|сообщение)|تجاهل|पिछले (?:सभी )?निर्देश/g],
 ];
+
+const ANCHOR_WORD = /[\p{L}\p{N}'-]+/gu;
+
+// Anchors are OR-ed; a '&' element starts another group that must also match.
+function anchorsPresent(anchors: readonly string[], folded: string, words: ReadonlySet<string>): boolean {
+  let group = false;
+  for (const a of anchors) {
+    if (a === '&') {
+      if (!group) return false;
+      group = false;
+    } else if (!group && (a.charCodeAt(0) === 35 ? folded.includes(a.slice(1)) : words.has(a))) {
+      group = true;
+    }
+  }
+  return group;
+}
 
 /** One cue hit: its family and where it is in the folded text. */
 export interface CueHit {
@@ -98,7 +117,9 @@ export interface CueHit {
 /** All cue hits in folded text, in pattern order. Bounded: at most 64 hits per pattern. */
 export function findCues(folded: string): CueHit[] {
   const hits: CueHit[] = [];
-  for (const [family, re] of CUES) {
+  const words = new Set(folded.match(ANCHOR_WORD));
+  for (const [family, anchors, re] of CUES) {
+    if (!anchorsPresent(anchors, folded, words)) continue;
     re.lastIndex = 0;
     let n = 0;
     for (const m of folded.matchAll(re)) {

@@ -78,6 +78,28 @@ function cardValid(match: string): boolean {
   return luhnValid(digits);
 }
 
+// A digit run may hold a card plus neighbouring numbers ("5500-0000-0000-0004 42"): try the
+// longest run of whole groups that validates.
+function findCard(out: DetectedSpan[], match: string, offset: number): void {
+  if (cardValid(match)) {
+    push(out, 'CREDIT_CARD', offset, offset + match.length);
+    return;
+  }
+  const groups = [...match.matchAll(/\d+/g)];
+  if (groups.length < 2 || groups.length > 19) return;
+  for (let len = groups.length - 1; len >= 1; len--) {
+    for (let i = 0; i + len <= groups.length; i++) {
+      const a = groups[i]!.index;
+      const last = groups[i + len - 1]!;
+      const b = last.index + last[0].length;
+      if (cardValid(match.slice(a, b))) {
+        push(out, 'CREDIT_CARD', offset + a, offset + b);
+        return;
+      }
+    }
+  }
+}
+
 function phoneValid(text: string, match: string, start: number): boolean {
   const core = match.replace(/ ?(?:x|ext\.?) ?\d{1,5}$/, '');
   const digits = core.replace(/\D/g, '');
@@ -90,6 +112,8 @@ function phoneValid(text: string, match: string, start: number): boolean {
   if (/^\d+\.\d+$/.test(core)) return false; // a decimal number
   if (/\d\.\d/.test(core) && !/^(?:\+?\d{1,4}\.)?\d{2,4}(?:\.\d{2,4}){2,}$/.test(core)) return false;
   if (/^\d{4}-\d{3}$/.test(core)) return false; // a postal code (NNNN-NNN)
+  if (/^\d{3}-\d{2}-\d{4}$/.test(core)) return false; // SSN-shaped: an SSN or nothing
+  if (/\b[A-Z]{2}\d{2}(?: [A-Z0-9]{4})+ $/.test(text.slice(Math.max(0, start - 40), start))) return false; // rest of an IBAN
   if (NOT_PII_CONTEXT.test(contextBefore(text, start))) return false;
   if (!international && !/[()]/.test(core) && digits.length <= 8) {
     const next = /^[ \t]+([A-Za-z]+)/.exec(text.slice(start + match.length, start + match.length + 24));
@@ -108,7 +132,7 @@ export function detectPii(text: string, types: ReadonlySet<PiiType> | undefined 
   const found: DetectedSpan[] = [];
   // Cheapest rejection first: no digit and no @ means nothing to find.
   if (!/[\d@]/.test(text)) return found;
-  if (want('CREDIT_CARD')) for (const m of text.matchAll(CARD)) if (cardValid(m[0])) push(found, 'CREDIT_CARD', m.index, m.index + m[0].length);
+  if (want('CREDIT_CARD')) for (const m of text.matchAll(CARD)) findCard(found, m[0], m.index);
   if (want('IBAN_CODE'))
     for (const m of text.matchAll(IBAN)) {
       const v = m[0].replace(/ +$/, '');

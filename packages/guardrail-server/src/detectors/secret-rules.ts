@@ -107,11 +107,13 @@ export const SECRET_RULES: readonly SecretRule[] = [
     group: 2,
     minEntropy: 2.8,
     check: hasDigitAndLetter,
+    keywords: ['snyk', 'sonar', 'sumo', 'heroku', 'hubspot', 'messagebird', 'message_bird', 'sourcegraph', 'mailgun', 'twilio', 'sendgrid', 'datadog', 'newrelic', 'new_relic', 'pagerduty', 'algolia', 'airtable', 'asana', 'bitbucket', 'circleci', 'contentful', 'dropbox', 'netlify', 'postman', 'rapidapi', 'travis', 'typeform', 'zendesk', 'launchdarkly', 'mapbox', 'plaid', 'pulumi', 'sentry', 'zapier', 'octopus'],
   },
   {
     // Generic assignment to a secret-sounding name, with an entropy floor on the value.
     id: 'generic-secret-assignment',
-    re: /([\w.-]{0,40}(?:api[_.-]?key|apikey|secret|token|passwd|password|pwd|auth[_.-]?key|_auth|authtoken|credentials?|access[_.-]?key|private[_.-]?key|client[_.-]?secret|_key)[\w.-]{0,20})["'`]?\s{0,3}(?::{1,3}=|\?=|=>|=|:|,)\s{0,3}["'`]?([A-Za-z0-9_/+=~.!@#%^&*-]{8,120})/gi,
+    // Anchored on the secret word (fast to scan for); the rest of the name is read backwards.
+    re: /((?:api[_.-]?key|apikey|secret|token|passwd|password|pwd|auth[_.-]?key|_auth|authtoken|credentials?|access[_.-]?key|private[_.-]?key|client[_.-]?secret|_key)[\w.-]{0,20})["'`]?\s{0,3}(?::{1,3}=|\?=|=>|=|:|,)\s{0,3}["'`]?([A-Za-z0-9_/+=~.!@#%^&*-]{8,120})/gi,
     group: 2,
     minEntropy: 3.2,
     keywords: ['key', 'secret', 'token', 'pass', 'pwd', 'credential', 'auth', 'login', 'access'],

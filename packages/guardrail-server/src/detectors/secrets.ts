@@ -31,6 +31,13 @@ function valueOf(m: RegExpMatchArray, rule: SecretRule): { value: string; start:
   return { value, start: m.index! + Math.max(0, offset) };
 }
 
+// The identifier characters right before `index` (at most 40): the start of a variable name.
+function nameBefore(text: string, index: number): string {
+  let s = index;
+  while (s > 0 && index - s < 40 && /[\w.-]/.test(text[s - 1]!)) s--;
+  return text.slice(s, index);
+}
+
 function decodesToProse(value: string): boolean {
   if (!/^[A-Za-z0-9+/]{16,}={0,2}$/.test(value)) return false;
   const d = Buffer.from(value, 'base64').toString('utf8');
@@ -55,6 +62,24 @@ function genericValueOk(name: string, value: string): boolean {
   return true;
 }
 
+// All rule keywords in one case-insensitive scan (longest first at each position). A keyword found
+// also implies every keyword it contains ("xoxb-" implies "xox").
+const ALL_KEYWORDS = [...new Set(SECRET_RULES.flatMap((r) => r.keywords ?? []))].sort((a, b) => b.length - a.length);
+const KEYWORD_RE = new RegExp(ALL_KEYWORDS.map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'gi');
+const IMPLIED = new Map(ALL_KEYWORDS.map((k) => [k, ALL_KEYWORDS.filter((o) => k.includes(o))]));
+
+function keywordsIn(text: string): Set<string> {
+  const found = new Set<string>();
+  KEYWORD_RE.lastIndex = 0;
+  // Step one character past each match start, so overlapping keywords are all seen.
+  for (let m = KEYWORD_RE.exec(text); m !== null; m = KEYWORD_RE.exec(text)) {
+    const k = m[0].toLowerCase();
+    if (!found.has(k)) for (const implied of IMPLIED.get(k) ?? [k]) found.add(implied);
+    KEYWORD_RE.lastIndex = m.index + 1;
+  }
+  return found;
+}
+
 /** Which rules to run, and extra options. */
 export interface DetectSecretsOptions {
   /** Rule ids to skip. */
@@ -65,10 +90,10 @@ export interface DetectSecretsOptions {
 export function detectSecrets(text: string, options: DetectSecretsOptions = {}): DetectedSpan[] {
   const found: DetectedSpan[] = [];
   if (text.length < 8) return found;
-  const lower = text.toLowerCase();
+  const present = keywordsIn(text);
   for (const rule of SECRET_RULES) {
     if (options.disabledRules?.has(rule.id)) continue;
-    if (rule.keywords && !rule.keywords.some((k) => lower.includes(k))) continue;
+    if (rule.keywords && !rule.keywords.some((k) => present.has(k))) continue;
     rule.re.lastIndex = 0;
     let n = 0;
     for (const m of text.matchAll(rule.re)) {
@@ -77,7 +102,7 @@ export function detectSecrets(text: string, options: DetectSecretsOptions = {}):
       if (PLACEHOLDER.test(value) || /^(?:\.\.|\[redacted|-?#{3})/i.test(text.slice(start + value.length, start + value.length + 12))) continue;
       if (rule.check && !rule.check(value)) continue;
       if (rule.minEntropy !== undefined && shannonEntropy(value) < rule.minEntropy) continue;
-      if (rule.id === 'generic-secret-assignment' && !genericValueOk(m[1] ?? '', value)) continue;
+      if (rule.id === 'generic-secret-assignment' && !genericValueOk(nameBefore(text, m.index) + (m[1] ?? ''), value)) continue;
       found.push({ type: rule.id, start, end: start + value.length, severity: 'critical' });
     }
   }

@@ -56,30 +56,36 @@ export function createGuardrailServer(options: GuardrailServerOptions): Guardrai
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
-  app.addHook('onRequest', async (request) => {
-    const ids = traceIdsFromHeaders(request.headers);
-    logFields.set(request, ids ? { ...ids } : {});
-  });
+  // Hooks are callback-style (no promise per request) and the log hooks exist only with a logger:
+  // this is the hot path.
+  const logging = options.logger !== undefined && options.logger !== false;
+  if (logging) {
+    app.addHook('onRequest', (request, _reply, done) => {
+      const ids = traceIdsFromHeaders(request.headers);
+      logFields.set(request, ids ? { ...ids } : {});
+      done();
+    });
+    app.addHook('onResponse', (request, reply, done) => {
+      const fields = logFields.get(request) ?? {};
+      request.log.info(
+        {
+          ...fields,
+          method: request.method,
+          route: request.routeOptions.url ?? 'unmatched',
+          status: reply.statusCode,
+          latency_ms: Math.round(reply.elapsedTime * 1000) / 1000,
+        },
+        'request completed',
+      );
+      done();
+    });
+  }
 
   // During shutdown, answers close their connection so keep-alive sockets don't hold close() open.
   let closing = false;
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) void reply.header('connection', 'close');
-    return payload;
-  });
-
-  app.addHook('onResponse', async (request, reply) => {
-    const fields = logFields.get(request) ?? {};
-    request.log.info(
-      {
-        ...fields,
-        method: request.method,
-        route: request.routeOptions.url ?? 'unmatched',
-        status: reply.statusCode,
-        latency_ms: Math.round(reply.elapsedTime * 1000) / 1000,
-      },
-      'request completed',
-    );
+    done(null, payload);
   });
 
   const fail = (request: FastifyRequest, reply: FastifyReply, status: number, code: HttpErrorCode, message: string): FastifyReply => {
@@ -91,16 +97,19 @@ export function createGuardrailServer(options: GuardrailServerOptions): Guardrai
   app.route({
     method: 'POST',
     url: '/v1/validate',
-    onRequest: async (request, reply) => {
+    onRequest: (request, reply, done) => {
+      // Answering here ends the request without calling done().
       if (checkBearer && !checkBearer(request.headers.authorization)) {
         void reply.header('www-authenticate', 'Bearer');
-        return fail(request, reply, 401, 'unauthorized', 'a valid "Authorization: Bearer <token>" header is required');
+        fail(request, reply, 401, 'unauthorized', 'a valid "Authorization: Bearer <token>" header is required');
+        return;
       }
       if (!isJsonContentType(request.headers['content-type'])) {
         const got = request.headers['content-type'];
-        return fail(request, reply, 415, 'unsupported_media_type', `Content-Type must be application/json (UTF-8); got ${got === undefined ? 'none' : JSON.stringify(got.slice(0, 80))}`);
+        fail(request, reply, 415, 'unsupported_media_type', `Content-Type must be application/json (UTF-8); got ${got === undefined ? 'none' : JSON.stringify(got.slice(0, 80))}`);
+        return;
       }
-      return undefined;
+      done();
     },
     handler: async (request, reply) => {
       const raw = request.body;

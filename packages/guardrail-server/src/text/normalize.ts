@@ -7,7 +7,7 @@
 const INVISIBLE = /[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 // Unicode tag characters (U+E0000..U+E007F) mirror ASCII and are invisible when rendered.
 const TAG_CHARS = /[\u{e0000}-\u{e007f}]/gu;
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 // Cyrillic, Greek and a few other letters that render like Latin ones (subset of Unicode
 // confusables.txt that NFKC leaves alone).
@@ -21,12 +21,16 @@ const CONFUSABLES: Record<string, string> = {
 };
 const CONFUSABLE_RE = new RegExp(`[${Object.keys(CONFUSABLES).join('')}]`, 'g');
 const MIXED_TOKEN = /[\p{L}\p{M}]+/gu;
+const CONFUSABLE_TEST = new RegExp(CONFUSABLE_RE.source);
 
 const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's' };
 // A token that mixes letters with leet digits, e.g. "1gn0r3" or "pr3v10u5".
 const LEET_TOKEN = /\b(?=[a-z0-9@$]*[a-z])(?=[a-z0-9@$]*[013457@$])[a-z0-9@$]{3,}\b/g;
 // Letters separated by single spaces: "i g n o r e".
 const SPACED_LETTERS = /\b(?:[a-z] ){2,}[a-z]\b/g;
+const SPACED_HINT = /\b[a-z] [a-z] [a-z]\b/;
+const LEET_HINT = /[a-z][013457@$]|[013457@$][a-z]/;
+const WHITESPACE_HINT = /\s\s|[\t\n\r\f\v\u00a0\u2000-\u200a\u2028\u2029\u3000]/;
 
 /** Removes invisible characters (zero-width, bidi controls, tag characters). */
 export function stripInvisible(text: string): string {
@@ -54,10 +58,10 @@ export function foldText(text: string): string {
     t = t.normalize('NFKC');
     t = t.replace(INVISIBLE, '').replace(TAG_CHARS, '');
     // Only tokens that already mix in Latin letters: real Cyrillic or Greek words stay intact.
-    t = t.replace(MIXED_TOKEN, (tok) => (/[A-Za-z]/.test(tok) ? tok.replace(CONFUSABLE_RE, (c) => CONFUSABLES[c] ?? c) : tok));
+    if (CONFUSABLE_TEST.test(t)) t = t.replace(MIXED_TOKEN, (tok) => (/[A-Za-z]/.test(tok) ? tok.replace(CONFUSABLE_RE, (c) => CONFUSABLES[c] ?? c) : tok));
   }
   t = t.toLowerCase();
-  t = t.replace(LEET_TOKEN, (tok) => (/^[0-9.$@]+$/.test(tok) ? tok : tok.replace(/[013457@$]/g, (c) => LEET[c] ?? c)));
-  t = t.replace(SPACED_LETTERS, (run) => run.replace(/ /g, ''));
-  return t.replace(/\s+/g, ' ');
+  if (LEET_HINT.test(t)) t = t.replace(LEET_TOKEN, (tok) => (/^[0-9.$@]+$/.test(tok) ? tok : tok.replace(/[013457@$]/g, (c) => LEET[c] ?? c)));
+  if (SPACED_HINT.test(t)) t = t.replace(SPACED_LETTERS, (run) => run.replace(/ /g, ''));
+  return WHITESPACE_HINT.test(t) ? t.replace(/\s+/g, ' ') : t;
 }

@@ -60,7 +60,7 @@ export function parseManifestText<T>(kind: ManifestKind<T>, source: string, opti
     else raw.push(...zodIssuesToRaw(result.error.issues, parsed.value));
     raw.push(...kind.check(parsed.value));
   }
-  const problems = dedupe(raw.map((issue) => toProblem(file, issue, parsed.locate)));
+  const problems = capped(dedupe(raw.map((issue) => toProblem(file, issue, parsed.locate))), file);
   if (problems.length > 0 || value === undefined) {
     return { ok: false, problems: problems.length > 0 ? problems : [{ file, line: 1, col: 1, pointer: '', message: 'not a valid manifest' }] };
   }
@@ -96,6 +96,18 @@ export async function loadManifestFile<T>(
 function toProblem(file: string, issue: RawIssue, locate: (issue: RawIssue) => { line: number; col: number }): ManifestProblem {
   const { line, col } = locate(issue);
   return { file, line, col, pointer: toPointer(issue.path), message: issue.message };
+}
+
+/** Past this many problems in one file, the rest are summarised in one line. */
+export const MAX_PROBLEMS_PER_FILE = 100;
+
+function capped(problems: ManifestProblem[], file: string): ManifestProblem[] {
+  if (problems.length <= MAX_PROBLEMS_PER_FILE) return problems;
+  const last = problems[MAX_PROBLEMS_PER_FILE - 1]!;
+  return [
+    ...problems.slice(0, MAX_PROBLEMS_PER_FILE),
+    { file, line: last.line, col: last.col, pointer: '', message: `… and ${problems.length - MAX_PROBLEMS_PER_FILE} more problems not shown` },
+  ];
 }
 
 function fromPointer(pointer: string): string[] {

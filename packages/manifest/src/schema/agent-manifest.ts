@@ -5,6 +5,9 @@ import { RESERVED_TOOL_NAMES, WIRE_NAME_PATTERN, wireNameProblem } from '../cont
 /** The only `schema_version` of `agent.yml` this package reads. */
 export const AGENT_MANIFEST_SCHEMA_VERSION = '1.0';
 
+/** The most tools one agent may declare: the OpenAI API's limit per request. */
+export const MAX_TOOLS = 128;
+
 /** A tool name as the OpenAI API accepts it; the message names the offending character. */
 export const ToolNameSchema = z
   .string()
@@ -57,7 +60,7 @@ export const AgentManifestSchema = z
         name: z.string().min(1).meta({ description: 'Model name, e.g. gpt-4.1-mini.' }),
       })
       .strict(),
-    tools: z.array(AgentToolSchema),
+    tools: z.array(AgentToolSchema).max(MAX_TOOLS, { error: (issue) => `at most ${MAX_TOOLS} tools are allowed (the OpenAI API's limit); found ${(issue.input as unknown[]).length}` }),
   })
   .strict()
   .meta({ title: 'Baton agent.yml', description: 'An agent definition (schema_version 1.0).' });

@@ -1,11 +1,17 @@
 import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
-import type { Document, Node } from 'yaml';
+import type { Document, Node, Pair, YAMLMap } from 'yaml';
 import type { DocPath, RawIssue } from '../problems.js';
 
 /** Default bound on YAML alias expansion: an alias bomb is refused long before it grows. */
 export const DEFAULT_MAX_ALIAS_COUNT = 100;
 /** Nesting deeper than this is refused (no manifest needs it; deep input only costs stack). */
 export const MAX_NESTING_DEPTH = 100;
+/**
+ * Bound on unclosed `[` / `{` counted over the raw text, before any parser sees it: the YAML
+ * parser recurses per flow level and runs out of memory on a few hundred thousand of them.
+ * Brackets inside strings and comments count too, so the bound is looser than MAX_NESTING_DEPTH.
+ */
+const MAX_BRACKET_DEPTH = 256;
 
 export interface ParsedSource {
   /** The parsed data, or `undefined` when the text could not be read as a document. */
@@ -28,8 +34,15 @@ export function parseSource(text: string, options: ParseSourceOptions): ParsedSo
   const lineCounter = new LineCounter();
   let doc: Document.Parsed | undefined;
   const issues: RawIssue[] = [];
+  const tooDeepAt = bracketDepthExceededAt(text, MAX_BRACKET_DEPTH);
+  if (tooDeepAt >= 0) {
+    issues.push({ path: [], offset: tooDeepAt, message: `nesting is deeper than ${MAX_NESTING_DEPTH} levels` });
+    return { value: undefined, issues, locate: (issue) => lineCounterPos(text, issue.offset ?? 0) };
+  }
   try {
-    doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true, keepSourceTokens: false });
+    doc = // Duplicate keys are found below in one pass: the parser's own check compares every key
+    // with every other key of its map, which takes minutes on a 1 MiB map.
+    doc = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: false, strict: true, keepSourceTokens: false });
   } catch (err) {
     issues.push({ path: [], offset: 0, message: `cannot parse: ${describe(err)}` });
   }
@@ -43,13 +56,18 @@ export function parseSource(text: string, options: ParseSourceOptions): ParsedSo
   if (options.format === 'json') return parseJson(text, doc, issues, locate);
 
   for (const error of doc.errors) {
-    issues.push({ path: [], offset: error.pos[0], message: yamlErrorMessage(text, error.code, error.message, error.pos[0]) });
+    // The parser turns its own stack overflow on very deep block nesting into errors, one per level.
+    if (/call stack/i.test(error.message)) {
+      issues.push({ path: [], offset: error.pos[0], message: `nesting is deeper than ${MAX_NESTING_DEPTH} levels` });
+      break;
+    }
+    issues.push({ path: [], offset: error.pos[0], message: yamlErrorMessage(error.message) });
   }
   for (const warning of doc.warnings) {
     issues.push({ path: [], offset: warning.pos[0], message: `YAML: ${warning.message}` });
   }
-  const onlyDuplicates = doc.errors.every((e) => e.code === 'DUPLICATE_KEY');
-  if (!onlyDuplicates) return { value: undefined, issues, locate };
+  if (doc.errors.length > 0) return { value: undefined, issues, locate };
+  issues.push(...duplicateKeys(doc));
   if (doc.contents === null) {
     issues.push({ path: [], offset: 0, message: 'file is empty: expected a YAML mapping' });
     return { value: undefined, issues, locate };
@@ -92,12 +110,8 @@ function parseJson(
     issues.push({ path: [], offset, message: `JSON syntax error: ${clean}` });
     return { value: undefined, issues, locate };
   }
-  // JSON.parse keeps the last of duplicate keys silently; the YAML parser reports them.
-  for (const error of doc.errors) {
-    if (error.code === 'DUPLICATE_KEY') {
-      issues.push({ path: [], offset: error.pos[0], message: yamlErrorMessage(text, error.code, error.message, error.pos[0]) });
-    }
-  }
+  // JSON.parse keeps the last of duplicate keys silently; refuse them as in YAML.
+  issues.push(...duplicateKeys(doc));
   return withDepthCheck(value, issues, locate);
 }
 
@@ -107,6 +121,26 @@ function withDepthCheck(value: unknown, issues: RawIssue[], locate: ParsedSource
     return { value: undefined, issues, locate };
   }
   return { value, issues, locate };
+}
+
+/** Offset of the first `[` / `{` that opens more than `limit` levels, or -1. */
+function bracketDepthExceededAt(text: string, limit: number): number {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return i;
+    } else if ((c === 0x5d || c === 0x7d) && depth > 0) {
+      depth--;
+    }
+  }
+  return -1;
+}
+
+function lineCounterPos(text: string, offset: number): { line: number; col: number } {
+  const before = text.slice(0, offset);
+  const line = (before.match(/\n/g)?.length ?? 0) + 1;
+  return { line, col: offset - before.lastIndexOf('\n') };
 }
 
 /** Iterative, so deep input cannot exhaust the stack here. */
@@ -121,12 +155,31 @@ function depthExceeds(root: unknown, limit: number): boolean {
   return false;
 }
 
-function yamlErrorMessage(text: string, code: string, message: string, offset: number): string {
-  if (code === 'DUPLICATE_KEY') {
-    const key = /^[^\s:,}\]]+|^"(?:[^"\\]|\\.)*"|^'[^']*'/.exec(text.slice(offset, offset + 200))?.[0];
-    return key ? `duplicate key ${key.startsWith('"') || key.startsWith("'") ? key : `'${key}'`}` : 'duplicate key';
-  }
+function yamlErrorMessage(message: string): string {
   return `YAML syntax error: ${message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`;
+}
+
+/** Every key that repeats an earlier key of the same mapping, in one pass over the document. */
+function duplicateKeys(doc: Document.Parsed): RawIssue[] {
+  const issues: RawIssue[] = [];
+  const stack: unknown[] = [doc.contents];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (isMap(node)) {
+      const seen = new Set<string>();
+      for (const pair of node.items) {
+        if (isScalar(pair.key)) {
+          const key = String(pair.key.value);
+          if (seen.has(key)) issues.push({ path: [], offset: rangeStart(pair.key) ?? 0, message: `duplicate key '${key}'` });
+          seen.add(key);
+        }
+        stack.push(pair.key, pair.value);
+      }
+    } else if (isSeq(node)) {
+      stack.push(...node.items);
+    }
+  }
+  return issues;
 }
 
 function describe(err: unknown): string {
@@ -142,7 +195,7 @@ function offsetOf(doc: Document.Parsed, path: DocPath, atKey: boolean): number {
     const seg = path[i]!;
     if (isAlias(node)) node = node.resolve(doc);
     if (isMap(node)) {
-      const pair = node.items.find((p) => isPair(p) && keyOf(p.key) === String(seg));
+      const pair = pairIndex(node).get(String(seg));
       if (!pair) return offset;
       const last = i === path.length - 1;
       const keyStart = rangeStart(pair.key);
@@ -165,6 +218,21 @@ function offsetOf(doc: Document.Parsed, path: DocPath, atKey: boolean): number {
     }
   }
   return offset;
+}
+
+/** Pairs of a mapping by key, built once per mapping so locating many problems stays linear. */
+const pairIndexes = new WeakMap<YAMLMap, Map<string, Pair>>();
+function pairIndex(node: YAMLMap): Map<string, Pair> {
+  let index = pairIndexes.get(node);
+  if (!index) {
+    index = new Map();
+    for (const pair of node.items) {
+      const key = isPair(pair) ? keyOf(pair.key) : undefined;
+      if (key !== undefined && !index.has(key)) index.set(key, pair);
+    }
+    pairIndexes.set(node, index);
+  }
+  return index;
 }
 
 function keyOf(key: unknown): string | undefined {

@@ -128,30 +128,31 @@ async function callValidator<A extends ActionType>(
   check: GuardrailCheck<A>,
 ): Promise<GuardrailOutcome<PayloadOf<A>>> {
   const controller = new AbortController();
-  const onAbort = () => controller.abort(check.signal.reason);
-  check.signal.addEventListener('abort', onAbort, { once: true });
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
+  let onAbort: (() => void) | undefined;
+  // One listener on the call's signal per check, removed afterwards (no listener build-up).
+  const stop = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       controller.abort(new Error('guardrail timeout'));
       reject(new GuardrailFailure('GUARDRAIL_TIMEOUT', `guardrail did not answer within ${options.timeoutMs} ms`));
     }, options.timeoutMs);
+    onAbort = () => {
+      controller.abort(check.signal.reason);
+      reject(new GuardrailFailure('GUARDRAIL_ABORTED', 'run was aborted during the guardrail check'));
+    };
+    if (check.signal.aborted) onAbort();
+    else check.signal.addEventListener('abort', onAbort, { once: true });
   });
-  const aborted = new Promise<never>((_, reject) => {
-    if (check.signal.aborted) reject(new GuardrailFailure('GUARDRAIL_ABORTED', 'run was aborted during the guardrail check'));
-    check.signal.addEventListener('abort', () => reject(new GuardrailFailure('GUARDRAIL_ABORTED', 'run was aborted during the guardrail check')), { once: true });
-  });
-  aborted.catch(() => undefined);
+  stop.catch(() => undefined);
   let raw: unknown;
   try {
     raw = await Promise.race([
       Promise.resolve().then(() => options.validator.validate(request, { signal: controller.signal, ...options.tracing.headers(context) })),
-      timeout,
-      aborted,
+      stop,
     ]);
   } finally {
     clearTimeout(timer);
-    check.signal.removeEventListener('abort', onAbort);
+    if (onAbort) check.signal.removeEventListener('abort', onAbort);
   }
   const parsed = GuardrailResponseSchema.safeParse(raw);
   if (!parsed.success) {

@@ -204,7 +204,12 @@ export class Runner {
       }
     } catch (error) {
       // Store failures and lock contention: reported as a failed result, not thrown.
-      const info = timedOut ? { code: 'RUN_TIMEOUT', message: `the run took longer than ${this.limits.runTimeoutMs} ms` } : toErrorInfo(error, 'RUNNER_ERROR');
+      const cancelled = controller.signal.aborted && !timedOut;
+      const info = timedOut
+        ? { code: 'RUN_TIMEOUT', message: `the run took longer than ${this.limits.runTimeoutMs} ms` }
+        : cancelled
+          ? { code: 'ABORTED', message: 'the caller aborted the run' }
+          : toErrorInfo(error, 'RUNNER_ERROR');
       endSpan(root.span, info);
       const last = runs[runs.length - 1];
       return {
@@ -212,7 +217,7 @@ export class Runner {
         runs,
         run_id: last?.run_id ?? '',
         agent_id: last?.agent_id ?? entry.manifest.id,
-        status: timedOut ? 'expired' : 'failed',
+        status: timedOut ? 'expired' : cancelled ? 'cancelled' : 'failed',
         response: null,
         state: threadId ? ((await this.store.getThread(threadId).catch(() => undefined))?.state ?? {}) : {},
         guardrail_decisions: decisions,

@@ -17,6 +17,17 @@ export interface ToolSpec {
   system?: SystemTool;
 }
 
+// One schema object per target list, so Ajv compiles it once (compiling costs milliseconds).
+const handoffSchemas = new WeakMap<readonly string[], JsonObject>();
+function handoffSchemaFor(targets: readonly string[]): JsonObject {
+  let schema = handoffSchemas.get(targets);
+  if (!schema) {
+    schema = handoffParameters(targets);
+    handoffSchemas.set(targets, schema);
+  }
+  return schema;
+}
+
 /** Every tool the agent is offered: its manifest tools, its system tools and, with targets, system::handoff. */
 export function toolSpecsFor(call: CallState, run: AgentRunState): ToolSpec[] {
   const { manifest, deployment } = run.agent;
@@ -46,7 +57,7 @@ export function toolSpecsFor(call: CallState, run: AgentRunState): ToolSpec[] {
       wireName: HANDOFF_WIRE_NAME,
       protocolName: HANDOFF_PROTOCOL_NAME,
       description: HANDOFF_DESCRIPTION,
-      parameters: handoffParameters(deployment.handoffs),
+      parameters: handoffSchemaFor(deployment.handoffs),
       kind: 'handoff',
     });
   }

@@ -1,12 +1,15 @@
 import { request as httpRequest } from 'node:http';
 import { createGuardrailEngine } from '@baton/guardrail-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRunnerServer } from '../../src/http/index.js';
 import type { RunnerServer } from '../../src/http/index.js';
 import { createMemoryThreadStore, loadAgentRegistry, Runner } from '../../src/index.js';
 import { OfflineModelProvider } from '../../src/models/offline-model.js';
 import { parseScenario } from '../../src/models/scenario-loader.js';
 import { testTools, writeTwoAgents } from '../wire/fixtures.js';
+
+// Real servers, subprocess-free but SDK-heavy: generous for a loaded 2-core machine.
+vi.setConfig({ testTimeout: 90_000, hookTimeout: 90_000 });
 
 const SCENARIO = parseScenario(`
 version: 1

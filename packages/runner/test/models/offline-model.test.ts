@@ -3,13 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, Runner, tool } from '@openai/agents-core';
 import type { ModelRequest } from '@openai/agents-core';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { ScenarioError } from '../../src/models/errors.js';
 import { getModelForAgent } from '../../src/models/agent-model.js';
 import { OfflineModelProvider, createOfflineModelProvider } from '../../src/models/offline-model.js';
 import type { OfflineModel } from '../../src/models/offline-model.js';
 import { loadScenarioFile, parseScenario } from '../../src/models/scenario-loader.js';
+
+// Real servers, subprocess-free but SDK-heavy: generous for a loaded 2-core machine.
+vi.setConfig({ testTimeout: 90_000, hookTimeout: 90_000 });
 
 const SCENARIO = `
 version: 1

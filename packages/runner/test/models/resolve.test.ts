@@ -1,11 +1,14 @@
 import { Agent, Runner } from '@openai/agents-core';
 import { OpenAIProvider } from '@openai/agents-openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ModelConfigurationError } from '../../src/models/errors.js';
 import { OfflineModelProvider } from '../../src/models/offline-model.js';
 import { resolveModelProvider } from '../../src/models/resolve.js';
 import { startScriptedOpenAIServer } from '../../src/testing/scripted-openai-server.js';
 import type { ScriptedOpenAIServer } from '../../src/testing/scripted-openai-server.js';
+
+// Real servers, subprocess-free but SDK-heavy: generous for a loaded 2-core machine.
+vi.setConfig({ testTimeout: 90_000, hookTimeout: 90_000 });
 
 describe('resolveModelProvider', () => {
   let server: ScriptedOpenAIServer;

@@ -1,12 +1,15 @@
 import { fileURLToPath } from 'node:url';
 import type { ModelRequest } from '@openai/agents-core';
 import { Agent, Runner } from '@openai/agents-core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { readConversation } from '../../src/models/conversation.js';
 import { loadScenarioFile } from '../../src/models/scenario-loader.js';
 import { renderString, renderValue } from '../../src/models/template.js';
 import type { TemplateScope } from '../../src/models/template.js';
 import { createScriptedModel } from '../../src/testing/scripted-model.js';
+
+// Real servers, subprocess-free but SDK-heavy: generous for a loaded 2-core machine.
+vi.setConfig({ testTimeout: 90_000, hookTimeout: 90_000 });
 
 const scope: TemplateScope = {
   input: 'refund case C-1',

@@ -123,7 +123,7 @@ describe('packets through the Baton runner (examples: triage → refunds)', () =
     const stored = JSON.stringify(audit);
     expect(stored).not.toMatch(CANARY);
     for (const content of ['ORD-73914', '129.99', 'Ana Garcia', KEYS.auditKey]) expect(stored).not.toContain(content);
-  });
+  }, 60_000);
 
   const stops: Array<[string, { auth?: RunAuth; gate?: Partial<PacketHandoffGateOptions> }, string]> = [
     ['a cross-tenant case reference', { auth: { tenant: 'globex', subject: 'u', roles: ['support_agent'] } }, 'TENANT_MISMATCH'],
@@ -140,6 +140,6 @@ describe('packets through the Baton runner (examples: triage → refunds)', () =
       expect(decision.data).toMatchObject({ decision: 'deny', code });
       expect(audit.find((a) => a.kind === PACKET_BOUNDARY_KIND)).toBeUndefined();
       expect(JSON.stringify(audit)).not.toMatch(CANARY);
-    });
+    }, 60_000);
   }
 });

@@ -198,3 +198,52 @@ describe('defineAgentProcess in-process (stream seams)', () => {
     expect(JSON.parse(garbage.err.trim()).error.message).toBe('stdin is not valid JSON');
   });
 });
+
+describe('defineAgentProcess under termination', { timeout: 90_000 }, () => {
+  it('aborts the handler signal on SIGTERM and exits 143 without writing output', async () => {
+    const { mkdtemp, writeFile, rm, access } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { pathToFileURL } = await import('node:url');
+    const dir = await mkdtemp(join(tmpdir(), 'baton-agent-term-'));
+    try {
+      const helper = pathToFileURL(resolve(dirname(fileURLToPath(import.meta.url)), '../../dist/agent-process/index.js')).href;
+      const ready = join(dir, 'ready');
+      await writeFile(
+        join(dir, 'slow-agent.mjs'),
+        `import { writeFileSync } from 'node:fs';
+         import { defineAgentProcess } from ${JSON.stringify(helper)};
+         await defineAgentProcess(async (input, { signal, logger }) => {
+           writeFileSync(${JSON.stringify(ready)}, 'x');
+           const busy = setInterval(() => {}, 1000); // stands in for a slow model call
+           await new Promise((resolve) => signal.addEventListener('abort', resolve));
+           clearInterval(busy);
+           logger.warn('stopping', { reason: String(signal.reason?.message) });
+           return { response: 'too late', state: {} };
+         }, { name: 'slow' });`,
+      );
+      const controller = new AbortController();
+      const pending = spawnJsonProcess({
+        command: process.execPath,
+        args: [join(dir, 'slow-agent.mjs')],
+        input: inputFor('hello'),
+        timeoutMs: 60_000,
+        killGraceMs: 30_000,
+        signal: controller.signal,
+      });
+      for (;;) {
+        const exists = await access(ready).then(() => true, () => false);
+        if (exists) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      controller.abort();
+      const result = await pending;
+      expect(result.failure?.code).toBe('ABORTED');
+      expect(result.exitCode).toBe(143);
+      expect(result.signal).toBeNull();
+      expect(logLines(result.stderr).at(-1)).toMatchObject({ msg: 'stopping', reason: 'terminated by the runner (SIGTERM)', trace_id: TRACE_ID });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -23,9 +23,9 @@ describe('spawnJsonProcess', () => {
   });
 
   it('kills a hung process and its grandchild on timeout, even when SIGTERM is ignored', async () => {
-    const result = await run('hang', { timeoutMs: 1_000, killGraceMs: 300 });
+    const result = await run('hang', { timeoutMs: 4_000, killGraceMs: 300 });
     expect(result.failure?.code).toBe('TIMEOUT');
-    expect(result.failure?.message).toContain('1000 ms');
+    expect(result.failure?.message).toContain('4000 ms');
     expect(result.signal).toBe('SIGKILL');
     const grandchild = Number(/grandchild=(\d+)/.exec(result.stderr)?.[1]);
     expect(grandchild).toBeGreaterThan(0);

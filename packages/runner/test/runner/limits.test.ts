@@ -16,12 +16,13 @@ describe('limits, cancellation and caller errors', () => {
       guardrails: scriptedGuardrail().validator,
       store,
       modelProvider: models.provider,
-      limits: { runTimeoutMs: 300 },
+      limits: { runTimeoutMs: 1500 },
     });
     const result = await runner.run({ agentId: AGENT, input: 'x' });
     expect(result.status).toBe('expired');
     expect(result.error?.code).toBe('RUN_TIMEOUT');
-    expect((await store.getRun(result.run_id))!.status).toBe('expired');
+    expect(result.runs.at(-1)?.status).toBe('expired');
+    expect((await store.getRun(result.run_id))?.status).toBe('expired');
     // the thread is usable again
     const lock = await store.acquireThreadLock(result.thread_id, { owner: 'test', waitMs: 1000 });
     await lock.release();

@@ -1,11 +1,14 @@
 import { createGuardrailEngine } from '@baton/guardrail-server';
 import { OpenAIProvider } from '@openai/agents-openai';
 import OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryThreadStore, loadAgentRegistry, Runner } from '../../src/index.js';
 import { startScriptedOpenAIServer } from '../../src/testing/scripted-openai-server.js';
 import type { RecordedRequest, ScriptedOpenAIServer, ScriptedTurn } from '../../src/testing/scripted-openai-server.js';
 import { CANARY, testTools, writeTwoAgents } from './fixtures.js';
+
+// Real servers, subprocess-free but SDK-heavy: generous for a loaded 2-core machine.
+vi.setConfig({ testTimeout: 90_000, hookTimeout: 90_000 });
 
 type Api = 'chat' | 'responses';
 

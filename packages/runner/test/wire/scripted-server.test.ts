@@ -1,10 +1,13 @@
 import { Agent, Runner, tool } from '@openai/agents-core';
 import { OpenAIChatCompletionsModel, OpenAIResponsesModel } from '@openai/agents-openai';
 import OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { startScriptedOpenAIServer } from '../../src/testing/scripted-openai-server.js';
 import type { ScriptedOpenAIServer } from '../../src/testing/scripted-openai-server.js';
+
+// Real servers, subprocess-free but SDK-heavy: generous for a loaded 2-core machine.
+vi.setConfig({ testTimeout: 90_000, hookTimeout: 90_000 });
 
 describe('startScriptedOpenAIServer', () => {
   let server: ScriptedOpenAIServer | undefined;

@@ -130,9 +130,13 @@ export function createDelegation(options: CreateDelegationOptions): Delegation {
     const edits = editsOf(output);
     const problems: string[] = [];
     const results: Array<{ ok: boolean; message: string }> = [];
+    // With applyEdits the edits go in first (so command criteria see them) and are undone if any check fails.
+    let undo: (() => Promise<void>) | undefined;
     if (edits) {
       try {
-        changedFiles = (await applyEdits({ workspace, edits, capabilities: pkg.constraints.capabilities, dryRun: true })).changes.map((c) => c.path);
+        const applied = await applyEdits({ workspace, edits, capabilities: pkg.constraints.capabilities, dryRun: !options.applyEdits });
+        changedFiles = applied.changes.map((c) => c.path);
+        undo = applied.undo;
       } catch (err) {
         problems.push(`the returned edits cannot be applied: ${(err as Error).message}`);
       }
@@ -148,9 +152,10 @@ export function createDelegation(options: CreateDelegationOptions): Delegation {
       problems.push(`termination_trigger ${JSON.stringify(trigger.literal)} does not appear in the output`);
     }
     problems.push(...verified.results.filter((r) => !r.ok).map((r) => `criterion failed: ${r.message}`));
+    if (problems.length > 0 && undo) await undo();
     const onlyCriteriaFailed = problems.length === verified.results.filter((r) => !r.ok).length;
     // PARTIAL_COMPLETION: everything else holds and some (not all) requested criteria passed.
-    return { ok: problems.length === 0, problems, results, partial: onlyCriteriaFailed && results.some((r) => r.ok), edits };
+    return { ok: problems.length === 0, problems, results, partial: onlyCriteriaFailed && results.some((r) => r.ok) };
   }
 
   async function runSkillAttempt(skill: SkillDefinition, pkg: SkillPackage, signal: AbortSignal): Promise<AttemptOutcome> {
@@ -361,13 +366,6 @@ export function createDelegation(options: CreateDelegationOptions): Delegation {
         if (response.status !== 'SUCCESS') return response;
         const check = await checkOutput(response, criteria, contract, trigger, attemptPkg, signal);
         if (check.ok) {
-          if (options.applyEdits && check.edits) {
-            try {
-              await applyEdits({ workspace, edits: check.edits, capabilities: pkg.constraints.capabilities });
-            } catch (err) {
-              return failure('ERR_TOOL_FAILURE', `the subagent's edits could not be applied: ${(err as Error).message}`, undefined, response.output_payload);
-            }
-          }
           log.info('delegation succeeded', { task_id: taskId, subagent: target, attempt, ms: Math.round(clock() - started) });
           return response;
         }

@@ -17,4 +17,5 @@ export type {
   DelegationPacketGate,
   DelegationLogger,
   PayloadLimits,
+  SpawnJson,
 } from './types.js';

@@ -1,6 +1,9 @@
 import type { GuardrailValidator, ResponsePackage, SkillPackage } from '@baton/manifest';
-import type { SpawnJson } from '../process/spawn-json.js';
+import type { SpawnJsonProcessOptions, SpawnJsonProcessResult } from '@baton/runner';
 import type { SkillRegistry } from './skill-registry.js';
+
+/** Runs one JSON-in/JSON-out subprocess: @baton/runner's `spawnJsonProcess` fits. */
+export type SpawnJson = (options: SpawnJsonProcessOptions) => Promise<SpawnJsonProcessResult>;
 
 /**
  * The parts of @baton/runner's `ToolContext` delegation reads. A runner's full ToolContext is
@@ -119,7 +122,7 @@ export interface CreateDelegationOptions {
   idGenerator?: () => string;
   /** Clock for durations (default `performance.now`). */
   clock?: () => number;
-  /** Runs subprocess skills (default: Baton's process-group-killing spawner). */
+  /** Runs subprocess skills (default: Baton's light spawner with the same contract; `spawnJsonProcess` from @baton/runner fits). */
   spawn?: SpawnJson;
   /** argv "Tests pass" runs in the workspace. */
   testCommand?: string[];

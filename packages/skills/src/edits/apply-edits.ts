@@ -36,6 +36,8 @@ export interface FileChange {
 /** What {@link applyEdits} did. */
 export interface ApplyEditsResult {
   changes: FileChange[];
+  /** Restores every changed file to its content before the edits (no-op after a dry run). */
+  undo(): Promise<void>;
 }
 
 interface PlannedFile {
@@ -123,9 +125,20 @@ export async function applyEdits(options: ApplyEditsOptions): Promise<ApplyEdits
     path: f.relative,
     action: f.original === null ? 'created' : f.next === null ? 'deleted' : 'modified',
   }));
-  if (options.dryRun || changed.length === 0) return { changes };
+  if (options.dryRun || changed.length === 0) return { changes, undo: async () => undefined };
   await commit(changed, options.rename ?? rename);
-  return { changes };
+  return { changes, undo: () => restore(changed) };
+}
+
+/** Puts every file back as it was before (used by `undo`). */
+async function restore(files: PlannedFile[]): Promise<void> {
+  for (const f of files) {
+    if (f.original === null) await rm(f.absolute, { force: true });
+    else {
+      await mkdir(path.dirname(f.absolute), { recursive: true });
+      await writeFile(f.absolute, f.original, f.mode !== undefined ? { mode: f.mode } : undefined);
+    }
+  }
 }
 
 async function commit(files: PlannedFile[], renameFile: (from: string, to: string) => Promise<void>): Promise<void> {

@@ -1,10 +1,7 @@
-/** Variables a subprocess may inherit; everything else (API keys, tokens, cloud credentials) is dropped. */
-export const SAFE_ENV_KEYS: readonly string[] = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR', 'TEMP', 'TMP', 'SYSTEMROOT'];
+/** Variables a subprocess inherits (the same list as @baton/runner's); API keys and tokens are dropped. */
+export const SAFE_ENV_KEYS: readonly string[] = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR', 'SYSTEMROOT'];
 
-/**
- * A scrubbed environment for subprocesses: only {@link SAFE_ENV_KEYS} from `source`, plus `extra`.
- * Secrets such as OPENAI_API_KEY never reach a skill.
- */
+/** A scrubbed environment: only {@link SAFE_ENV_KEYS} from `source`, plus `extra`. */
 export function scrubbedEnv(extra: Record<string, string> = {}, source: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const env: Record<string, string> = {};
   for (const key of SAFE_ENV_KEYS) {

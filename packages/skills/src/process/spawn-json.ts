@@ -1,42 +1,14 @@
+import type { SpawnJsonProcessOptions, SpawnJsonProcessResult } from '@baton/runner';
 import { runProcess } from './run-process.js';
 
 /**
- * Options for one subprocess following the seed's stdin/stdout contract. Structurally the same
- * as `SpawnJsonProcessOptions` of @baton/runner, so the runner's implementation can be injected.
+ * The default subprocess runner for skills: one JSON object in on stdin, one JSON object out on
+ * stdout, process-group kill on timeout/abort/flood. Same contract and result shape as
+ * @baton/runner's `spawnJsonProcess` (which can be injected instead), but without importing the
+ * runner at run time: a nested skill that imports @baton/skills would otherwise load the whole
+ * Agents SDK, which costs seconds per delegation level (see bench/delegation).
  */
-export interface SpawnJsonOptions {
-  command: string;
-  args?: string[];
-  /** The one JSON object written to stdin. */
-  input: unknown;
-  cwd?: string;
-  /** The complete environment (callers scrub it). */
-  env?: Record<string, string>;
-  timeoutMs: number;
-  killGraceMs?: number;
-  maxStdoutBytes?: number;
-  maxStderrBytes?: number;
-  signal?: AbortSignal;
-}
-
-/** How it ended; exactly one of `output` / `failure` is set (same shape as @baton/runner's). */
-export interface SpawnJsonResult {
-  output?: unknown;
-  failure?: {
-    code: 'TIMEOUT' | 'NON_ZERO_EXIT' | 'SIGNALLED' | 'BAD_JSON' | 'NO_OUTPUT' | 'OUTPUT_TOO_LARGE' | 'SPAWN_FAILED' | 'ABORTED';
-    message: string;
-  };
-  exitCode: number | null;
-  signal: string | null;
-  stderr: string;
-  durationMs: number;
-}
-
-/** A function that runs one JSON-in/JSON-out subprocess (the seam `createDelegation` takes). */
-export type SpawnJson = (options: SpawnJsonOptions) => Promise<SpawnJsonResult>;
-
-/** Default {@link SpawnJson}: one JSON object in, one JSON object out, process-group kill. */
-export const spawnJson: SpawnJson = async (options) => {
+export async function spawnJson(options: SpawnJsonProcessOptions): Promise<SpawnJsonProcessResult> {
   const r = await runProcess({ ...options, stdin: JSON.stringify(options.input) });
   const base = { exitCode: r.exitCode, signal: r.signal, stderr: r.stderr, durationMs: r.durationMs };
   if (r.spawnError) return { ...base, failure: { code: 'SPAWN_FAILED', message: `could not start ${options.command}: ${r.spawnError}` } };
@@ -56,4 +28,4 @@ export const spawnJson: SpawnJson = async (options) => {
   } catch {
     return { ...base, failure: { code: 'BAD_JSON', message: 'stdout is not one JSON object' } };
   }
-};
+}

@@ -1,0 +1,103 @@
+import {
+  createFileCaseDataSource,
+  createFilePolicyStore,
+  createPacketHandoffGate,
+  reconcilePacketAudit,
+  type PacketGateRequest,
+  type PacketKeys,
+  type ReconcileResult,
+} from '@baton/packets';
+import type { GuardrailValidator } from '@baton/manifest';
+import type { HandoffGate, ThreadStore } from '@baton/runner';
+import type { PacketEntry } from './report-model.js';
+
+/** A packet handoff as the demo saw it. */
+export interface ObservedPacket {
+  packetId: string;
+  threadId: string;
+  source: string;
+  destination: string;
+  /** The exact first model request sent to the recipient (for reconciliation). */
+  captured?: unknown;
+}
+
+export interface DemoPacketGateOptions {
+  contractFile: string;
+  casesFile: string;
+  keys: PacketKeys;
+  store: ThreadStore;
+  guardrails: GuardrailValidator;
+  onPrepared(packet: ObservedPacket): void;
+  onDenied(info: { source: string; destination: string; code: string; message: string }): void;
+  onBoundary(packet: ObservedPacket): void;
+}
+
+/**
+ * The runner's handoff gate: @baton/packets' transfer gate over the example contract and cases,
+ * with proof in the SQLite store, wrapped so the demo can narrate it and keep the recipient's
+ * captured request for reconciliation.
+ */
+export function createDemoPacketGate(options: DemoPacketGateOptions): { gate: HandoffGate; packets: ObservedPacket[] } {
+  const inner = createPacketHandoffGate({
+    policyStore: createFilePolicyStore({ file: options.contractFile }),
+    caseData: createFileCaseDataSource({ file: options.casesFile }),
+    keys: options.keys,
+    audit: options.store,
+    guardrail: options.guardrails,
+  });
+  const packets: ObservedPacket[] = [];
+  const gate: HandoffGate = {
+    async prepare(request) {
+      let prepared;
+      try {
+        prepared = await inner.prepare(request as PacketGateRequest);
+      } catch (err) {
+        const code = (err as { code?: unknown }).code;
+        options.onDenied({ source: request.sourceAgentId, destination: request.targetAgentId, code: typeof code === 'string' ? code : 'ERROR', message: (err as Error).message });
+        throw err;
+      }
+      const packet: ObservedPacket = { packetId: prepared.packetId, threadId: request.threadId, source: request.sourceAgentId, destination: request.targetAgentId };
+      packets.push(packet);
+      options.onPrepared(packet);
+      return {
+        input: prepared.input,
+        packetId: prepared.packetId,
+        async onRecipientModelRequest(modelRequest: unknown) {
+          packet.captured ??= modelRequest;
+          await prepared.onRecipientModelRequest(modelRequest);
+          options.onBoundary(packet);
+        },
+      };
+    },
+  };
+  return { gate, packets };
+}
+
+/** Reconciles each packet's captured request with its two audit records in the store. */
+export async function reconcilePackets(packets: readonly ObservedPacket[], store: ThreadStore, auditKey: PacketKeys['auditKey']): Promise<Array<{ entry: PacketEntry; result: ReconcileResult }>> {
+  const out: Array<{ entry: PacketEntry; result: ReconcileResult }> = [];
+  for (const packet of packets) {
+    const records = await store.listAudit(packet.threadId);
+    const decision = records.find((r) => r.kind === 'handoff_decision' && r.data.packet_id === packet.packetId);
+    const boundary = records.find((r) => r.kind === 'packet_boundary' && r.data.packet_id === packet.packetId);
+    const result: ReconcileResult =
+      !decision || !boundary || packet.captured === undefined
+        ? { ok: false, problems: [`packet ${packet.packetId}: ${!decision ? 'no handoff_decision record' : !boundary ? 'no packet_boundary record' : 'no captured recipient request'}`] }
+        : reconcilePacketAudit({ captured: packet.captured, boundaryRecord: boundary, decisionRecord: decision, auditKey });
+    const fields = Array.isArray(decision?.data.fields) ? (decision.data.fields as Array<{ name?: unknown; class?: unknown }>) : [];
+    out.push({
+      result,
+      entry: {
+        packetId: packet.packetId,
+        destination: packet.destination,
+        purpose: String(decision?.data.purpose ?? ''),
+        contractVersion: String(decision?.data.contract_version ?? ''),
+        fields: fields.map((f) => ({ name: String(f.name), dataClass: String(f.class) })),
+        // Stored as `hmac-sha256:<hex>`; the report shows the 64 hex digits.
+        digest: String(boundary?.data.digest ?? '').replace(/^hmac-sha256:/, ''),
+        reconciled: result.ok,
+      },
+    });
+  }
+  return out;
+}

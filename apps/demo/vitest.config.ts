@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  test: { include: ['test/**/*.test.ts'], testTimeout: 20_000, hookTimeout: 20_000 },
+  test: { include: ['test/**/*.test.ts'], exclude: ['test/fixtures/**'], testTimeout: 20_000, hookTimeout: 20_000 },
 });

@@ -96,8 +96,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       progress.event({
         kind: 'guardrail',
         actor: d.agentId,
-        depth: subagentDepth.get(d.agentId) ?? 0,
-        title: `${d.actionType}${d.subject ? ` ${shortId(d.subject)}` : ''}`,
+        // Delegation checks name the subagent `<prefix>.<skill>`.
+        depth: subagentDepth.get(d.agentId) ?? subagentDepth.get(shortId(d.agentId)) ?? 0,
+        title: `${d.actionType}${d.subject ? ` ${shortId(d.subject)}` : ''}${d.about ? ` (${d.about})` : ''}`,
         outcome: d.decision,
         ...(d.decision === 'ALLOW' ? {} : { detail: `${d.reasonCode}: ${d.reasonMessage}` }),
         ...(d.findings.length > 0 ? { findings: d.findings.map((f) => ({ detector: f.detector, type: f.type, severity: f.severity, start: f.start, end: f.end })) } : {}),
@@ -110,6 +111,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       progress.event({ kind: 'tool', actor: c.agentId, depth: c.depth, title: `${c.tool}(${Object.keys(c.args).join(', ')})`, detail: `returned ${c.outputChars} characters` });
     });
 
+    const endedRuns = new Set<string>();
     const delegations: ObservedDelegation[] = [];
     const { tool: delegateTask, delegation } = createDemoDelegation({
       skillsDir: DEMO_INPUTS.skillsDir,
@@ -150,8 +152,12 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       keys,
       store,
       guardrails,
-      onPrepared: (p) =>
-        progress.event({ kind: 'handoff', actor: p.source, depth: 0, title: `system::handoff → ${shortId(p.destination)} through packet ${p.packetId}`, outcome: 'ALLOWED', detail: 'only the purpose\u2019s approved fields cross; decision recorded in SQLite' }),
+      onPrepared: (p) => {
+        // The runner cancels the source's run as the handoff is honoured.
+        endedRuns.add(p.runId);
+        progress.event({ kind: 'run', actor: p.source, depth: 0, title: `run ${p.runId} ended`, outcome: 'cancelled', detail: `HANDED_OFF to ${shortId(p.destination)}` });
+        progress.event({ kind: 'handoff', actor: p.source, depth: 0, title: `system::handoff → ${shortId(p.destination)} through packet ${p.packetId}`, outcome: 'ALLOWED', detail: 'only the purpose\u2019s approved fields cross; decision recorded in SQLite' });
+      },
       onDenied: (d) => progress.event({ kind: 'handoff', actor: d.source, depth: 0, title: `system::handoff → ${shortId(d.destination)} refused by the packet gate`, outcome: 'DENIED', detail: `${d.code}: ${d.message}` }),
       onBoundary: (p) => progress.event({ kind: 'packet', actor: p.destination, depth: 0, title: `packet ${p.packetId} boundary proof recorded`, detail: 'the recipient\u2019s first model request carries exactly the packet' }),
     });
@@ -179,7 +185,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
 
     const ids = newTraceIds();
     const run = await runner.run({ agentId: TRIAGE, input: DEMO_INPUT, auth: AUTH, traceparent: formatTraceparent(ids.traceId, ids.spanId, 1) });
-    for (const r of run.runs) {
+    for (const r of run.runs.filter((x) => !endedRuns.has(x.run_id))) {
       progress.event({ kind: 'run', actor: r.agent_id, depth: 0, title: `run ${r.run_id} ended`, outcome: r.status, ...(r.error ? { detail: `${r.error.code}: ${r.error.message}` } : {}) });
     }
     progress.event({ kind: 'note', actor: run.agent_id, depth: 0, title: 'final answer, as the user sees it', detail: run.response ?? '(none)' });

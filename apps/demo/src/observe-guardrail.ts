@@ -6,6 +6,8 @@ export interface ObservedDecision {
   agentId: string;
   /** The tool, for TOOL_CALL / TOOL_OUTPUT; the target, for AGENT_HANDOFF. */
   subject?: string;
+  /** What was checked, when the action type alone does not say (e.g. a packet's contents). */
+  about?: string;
   decision: GuardrailResponse['decision'];
   reasonCode: string;
   reasonMessage: string;
@@ -38,14 +40,15 @@ export function observeGuardrail(inner: GuardrailValidator, onDecision: (decisio
   };
 }
 
-function subjectOf(request: GuardrailRequest): { subject?: string } {
+function subjectOf(request: GuardrailRequest): { subject?: string; about?: string } {
   switch (request.action_type) {
     case 'TOOL_CALL':
       return { subject: request.payload.function.name };
     case 'TOOL_OUTPUT':
       return { subject: request.payload.name };
     case 'AGENT_HANDOFF':
-      return { subject: request.payload.target_agent_id };
+      // @baton/packets checks the packet it built as a second AGENT_HANDOFF (task + fields).
+      return { subject: request.payload.target_agent_id, ...('contract_version' in request.payload.state ? { about: 'packet contents' } : {}) };
     default:
       return {};
   }

@@ -15,6 +15,8 @@ import type { PacketEntry } from './report-model.js';
 export interface ObservedPacket {
   packetId: string;
   threadId: string;
+  /** The source agent's run, cancelled by the handoff. */
+  runId: string;
   source: string;
   destination: string;
   /** The exact first model request sent to the recipient (for reconciliation). */
@@ -56,7 +58,7 @@ export function createDemoPacketGate(options: DemoPacketGateOptions): { gate: Ha
         options.onDenied({ source: request.sourceAgentId, destination: request.targetAgentId, code: typeof code === 'string' ? code : 'ERROR', message: (err as Error).message });
         throw err;
       }
-      const packet: ObservedPacket = { packetId: prepared.packetId, threadId: request.threadId, source: request.sourceAgentId, destination: request.targetAgentId };
+      const packet: ObservedPacket = { packetId: prepared.packetId, threadId: request.threadId, runId: request.runId, source: request.sourceAgentId, destination: request.targetAgentId };
       packets.push(packet);
       options.onPrepared(packet);
       return {

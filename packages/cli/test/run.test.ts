@@ -10,6 +10,9 @@ const dir = mkdtempSync(join(tmpdir(), 'baton-cli-run-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const AGENTS = join(EXAMPLES, 'agents');
+// The examples hand off through purpose-bound packets, which need an authenticated caller
+// (run-packets.test.ts covers packets themselves).
+const AUTH = ['--tenant', 'acme-retail', '--subject', 'agent-7', '--roles', 'support_agent'];
 // Each test spawns the CLI (which loads the Agents SDK); allow for a loaded 2-core machine.
 const SLOW = 180_000;
 
@@ -23,6 +26,7 @@ describe('baton run', () => {
       '--input', 'Hello, I would like a refund for case CASE-1001 please.',
       '--store', join(dir, 'a.db'),
       '--capture', capture,
+      ...AUTH,
     ]);
     expect(res.stderr).toContain('offline model');
     expect(res.code, res.stderr).toBe(0);
@@ -47,7 +51,7 @@ describe('baton run', () => {
     ]);
     const first = JSON.parse(readFileSync(join(capture, files[0]!), 'utf8')) as { input: unknown; tools: Array<{ name: string }> };
     expect(first.tools.map((t) => t.name)).toContain('system__handoff');
-    // What crossed: the refunds agent's first request carries the handoff input only, no case notes or messages.
+    // What crossed: the refunds agent's first request carries the packet only, no case notes or messages.
     const target = readFileSync(join(capture, files[2]!), 'utf8');
     expect(target).toContain('ORD-73914');
     expect(target).not.toMatch(/CANARY-/);
@@ -56,9 +60,9 @@ describe('baton run', () => {
 
   it('continues a thread with --thread and keeps its state', async () => {
     const store = join(dir, 'b.db');
-    const first = await runCli(['run', '--agents', AGENTS, '--agent', 'io.baton.examples.triage', '--input', 'refund for case CASE-1001', '--store', store]);
+    const first = await runCli(['run', '--agents', AGENTS, '--agent', 'io.baton.examples.triage', '--input', 'refund for case CASE-1001', '--store', store, ...AUTH]);
     const threadId = (JSON.parse(first.stdout) as { thread_id: string }).thread_id;
-    const second = await runCli(['run', '--agents', AGENTS, '--agent', 'io.baton.examples.triage', '--input', 'what about case CASE-1001 status?', '--store', store, '--thread', threadId]);
+    const second = await runCli(['run', '--agents', AGENTS, '--agent', 'io.baton.examples.triage', '--input', 'what about case CASE-1001 status?', '--store', store, '--thread', threadId, ...AUTH]);
     expect(second.code, second.stderr).toBe(0);
     const result = JSON.parse(second.stdout) as { thread_id: string; state: Record<string, unknown>; agent_id: string };
     expect(result.thread_id).toBe(threadId);

@@ -32,7 +32,14 @@ describe('baton serve', () => {
       expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ status: 'ok' });
       const res = await fetch(`${url}/v1/runs`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' },
+        headers: {
+          'content-type': 'application/json',
+          traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
+          // The examples hand off through purpose-bound packets, which need an authenticated caller.
+          'x-baton-tenant': 'acme-retail',
+          'x-baton-subject': 'agent-7',
+          'x-baton-roles': 'support_agent',
+        },
         body: JSON.stringify({ agent_id: 'io.baton.examples.triage', input: 'Refund for case CASE-1001, please.' }),
       });
       expect(res.status).toBe(200);

@@ -151,7 +151,35 @@ describe('parseGuardrailRequest', () => {
     expect(parseGuardrailRequest({ ...req, action_id: 'nope' })).toEqual({ ok: false, message: 'action_id: must be a UUID string' });
     const r = parseGuardrailRequest({ ...req, action_type: 'DELETE' });
     expect(r.ok).toBe(false);
-    expect(!r.ok && r.message).toMatch(/^action_type: /);
+    expect(!r.ok && r.message).toMatch(/^action_type must be one of AGENT_INPUT, .*; got "DELETE"$/);
     expect(parseGuardrailRequest(null).ok).toBe(false);
+  });
+});
+
+describe('adversarial inputs', () => {
+  // Each would take minutes or forever with a backtracking-prone pattern; all must just finish.
+  const inputs: Record<string, string> = {
+    digits: '1 '.repeat(50_000),
+    dashes: '1-'.repeat(50_000),
+    email: `${'a.'.repeat(40_000)}@`,
+    emailDots: `a@${'b.'.repeat(40_000)}`,
+    iban: 'GB12 '.repeat(20_000),
+    password: 'password='.repeat(10_000),
+    curl: 'curl -u '.repeat(10_000),
+    basicAuth: 'http://a:'.repeat(10_000),
+    image: '![](http://'.repeat(8_000),
+    imgTag: '<img '.repeat(20_000),
+    ipv6: '1:'.repeat(40_000),
+    quotes: '","'.repeat(30_000),
+    base64: 'QUFB'.repeat(40_000),
+    spaced: 'a b '.repeat(40_000),
+    apiKey: 'api_key: '.repeat(15_000),
+    slack: 'xoxb-1-'.repeat(20_000),
+    pem: '-----BEGIN PRIVATE KEY-----'.repeat(5_000),
+  };
+  it.each(Object.entries(inputs))('%s finishes with a decision', (_name, text) => {
+    for (const req of [agentInput(text), agentResponse(text), toolCall('t', { v: text })]) {
+      expect(['ALLOW', 'MODIFY', 'BLOCK']).toContain(engine.validateSync(req).decision);
+    }
   });
 });

@@ -77,3 +77,14 @@ describe('normalisation', () => {
     expect(decodeLayers(`hello ${tags}`)).toContain(secret);
   });
 });
+
+describe('shipped model', () => {
+  it('was trained on the current feature layout', async () => {
+    const { INJECTION_MODEL } = await import('../src/detectors/injection-model.generated.js');
+    const { FEATURE_VERSION, HASH_BUCKETS, HAND_FEATURES } = await import('../src/detectors/injection-features.js');
+    expect(INJECTION_MODEL.featureVersion).toBe(FEATURE_VERSION);
+    expect(INJECTION_MODEL.buckets).toBe(HASH_BUCKETS);
+    expect(INJECTION_MODEL.handWeights).toHaveLength(HAND_FEATURES);
+    expect(INJECTION_MODEL.threshold).toBe(DEFAULT_INJECTION_THRESHOLD);
+  });
+});

@@ -31,8 +31,9 @@ export { CriterionSchema, type Criterion, type CriterionInput, type CriterionRes
 export { parseCriteria, type ParseCriteriaOptions } from './criteria/parse.js';
 export { verifyCriteria, type VerifyContext } from './criteria/verify.js';
 export { runProcess, type RunProcessOptions, type RunProcessResult } from './process/run-process.js';
-export { spawnJson } from './process/spawn-json.js';
-export { scrubbedEnv, SAFE_ENV_KEYS } from './process/env.js';
+// The JSON-in/JSON-out spawner and the env scrubber are @baton/runner's (light subpath, no Agents SDK);
+// re-exported under the names this package has always used.
+export { spawnJsonProcess as spawnJson, scrubbedEnv, DEFAULT_ENV_KEYS as SAFE_ENV_KEYS } from '@baton/runner/process';
 export {
   createDelegation,
   APPROVAL_CAPABILITIES,

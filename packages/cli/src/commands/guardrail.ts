@@ -130,7 +130,7 @@ export function register(program: Command): void {
     .option('--host <host>', 'address to bind (a non-loopback address needs a token)', '127.0.0.1')
     .option('--port <port>', 'port to bind; 0 picks a free port', '8787')
     .option('--policy <file>', 'YAML policy file (default: the built-in safe policy)')
-    .option('--token <token>', 'bearer token required on /v1/validate (default: $BATON_GUARDRAIL_TOKEN)')
+    .option('--token <token>', 'bearer token required on /v1/validate (default: $BATON_GUARDRAIL_TOKEN, which other users cannot read from ps)')
     .option('--log-level <level>', `JSON request logs on stderr: ${LOG_LEVELS.join(', ')}`, 'info')
     .action(async (opts: { host: string; port: string; policy?: string; token?: string; logLevel: string }) => {
       const code = await runGuardrailServe({

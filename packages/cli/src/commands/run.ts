@@ -14,6 +14,13 @@ interface RunCommandOptions {
   scenario?: string;
   capture?: string;
   tools?: string[];
+  contract?: string;
+  cases?: string;
+  /** False with `--no-packets`. */
+  packets: boolean;
+  tenant?: string;
+  subject?: string;
+  roles?: string;
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -37,16 +44,29 @@ export function register(program: Command): void {
     .option('--scenario <file>', 'offline-model scenario (default: <agents>/../scenarios/*.scenario.yml)')
     .option('--tools <module>', 'module exporting `tools` (repeatable; default: <agents>/../tools/*.mjs)', collect)
     .option('--capture <dir>', 'write every model request, exactly as sent, to <dir>/<sequence>-<agent id>.json')
+    .option('--contract <file>', 'recipient contract for purpose-bound handoff packets (default: <agents>/../contracts/*.contract.yml)')
+    .option('--cases <file>', 'case data the packets are built from (default: <agents>/../data/cases.json)')
+    .option('--no-packets', 'hand off without packets: the target sees only the handoff input')
+    .option('--tenant <tenant>', 'authenticated tenant of the caller (packets need --tenant, --subject and --roles)')
+    .option('--subject <subject>', 'authenticated user or service id of the caller')
+    .option('--roles <r1,r2>', 'roles the caller holds, comma-separated')
     .action(async (opts: RunCommandOptions) => {
       process.exitCode = await runCommand(opts);
     });
 }
 
 async function runCommand(opts: RunCommandOptions): Promise<number> {
-  const { setupRunner, UsageError } = await import('./runner-setup.js');
+  const [{ setupRunner, UsageError }, { parseAuth, withPacketSummaries, AuthInputError, FLAG_NAMES }] = await Promise.all([import('./runner-setup.js'), import('./packet-support.js')]);
   let setup: Awaited<ReturnType<typeof setupRunner>> | undefined;
   try {
     if (opts.input.trim() === '') throw new UsageError('--input must not be empty');
+    let auth: ReturnType<typeof parseAuth>;
+    try {
+      // The operator running the command is the authenticated caller; nothing the model writes can change it.
+      auth = parseAuth({ tenant: opts.tenant, subject: opts.subject, roles: opts.roles }, FLAG_NAMES);
+    } catch (err) {
+      throw err instanceof AuthInputError ? new UsageError(err.message) : err;
+    }
     setup = await setupRunner({
       agentsDir: opts.agents,
       storeFile: opts.store,
@@ -55,17 +75,36 @@ async function runCommand(opts: RunCommandOptions): Promise<number> {
       ...(opts.scenario ? { scenarioFile: opts.scenario } : {}),
       ...(opts.tools ? { toolModules: opts.tools } : {}),
       ...(opts.capture ? { captureDir: opts.capture } : {}),
+      ...(opts.contract !== undefined ? { contractFile: opts.contract } : {}),
+      ...(opts.cases !== undefined ? { casesFile: opts.cases } : {}),
+      packets: opts.packets,
     });
     if (setup.label === 'offline model') process.stderr.write(`baton run: using the offline model${setup.scenarioFile ? ` (scenario ${setup.scenarioFile})` : ''}\n`);
-    const result = await setup.runner.run({
+    if (setup.packets) {
+      process.stderr.write(`baton run: handoffs go through purpose-bound packets (contract ${setup.packets.contractFile}, case data ${setup.packets.casesFile})\n`);
+      if (setup.packets.ephemeralKeys) {
+        process.stderr.write('baton run: packet keys are ephemeral for this process; set BATON_PACKET_REFERENCE_KEY and BATON_PACKET_AUDIT_KEY (32+ bytes each) to reconcile audit digests later\n');
+      }
+    }
+    let result = await setup.runner.run({
       agentId: opts.agent,
       input: opts.input,
       ...(opts.thread ? { threadId: opts.thread } : {}),
       ...(opts.traceparent ? { traceparent: opts.traceparent } : {}),
       ...(opts.tracestate ? { tracestate: opts.tracestate } : {}),
+      ...(auth ? { auth } : {}),
     });
+    if (setup.packets) result = await withPacketSummaries(setup.store, result);
     process.stdout.write(JSON.stringify(result, null, 2) + '\n');
-    return result.status === 'completed' ? 0 : 1;
+    if (result.status === 'completed') return 0;
+    // The JSON above is for programs; say what stopped the run in one line for people too.
+    if (result.error) {
+      process.stderr.write(`baton run: the run ${result.status}: ${result.error.code}: ${result.error.message}\n`);
+      if (result.error.code === 'MISSING_AUTHORIZATION') {
+        process.stderr.write('baton run: the handoff needs an authenticated caller: pass --tenant <tenant> --subject <id> --roles <r1,r2>\n');
+      }
+    }
+    return 1;
   } catch (err) {
     const code = (err as { code?: unknown }).code;
     const usage = err instanceof UsageError || code === 'AGENT_NOT_FOUND' || code === 'INVALID_REQUEST' || code === 'INVALID_TRACEPARENT';

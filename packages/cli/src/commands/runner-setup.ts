@@ -1,4 +1,4 @@
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ToolImplementation } from '@baton/runner';
@@ -22,6 +22,12 @@ export interface RunnerSetupOptions {
   toolModules?: string[];
   /** Directory to write every model request into. */
   captureDir?: string;
+  /** Recipient contract; discovered as `<agents>/../contracts/*.contract.yml` when absent. */
+  contractFile?: string;
+  /** Case data (JSON array of cases, or `{ cases: [...] }`); `<agents>/../data/cases.json` when absent. */
+  casesFile?: string;
+  /** False turns the packet gate off (`--no-packets`): a handoff target then sees only the handoff's input. */
+  packets?: boolean;
   env: NodeJS.ProcessEnv;
 }
 
@@ -44,6 +50,65 @@ async function listFiles(dir: string, test: (name: string) => boolean): Promise<
 /** `<agents>/../scenarios/*.scenario.yml`, the first in name order. */
 export async function discoverScenario(agentsDir: string): Promise<string | undefined> {
   return (await listFiles(resolve(agentsDir, '..', 'scenarios'), (f) => f.endsWith('.scenario.yml')))[0];
+}
+
+/** Where the packet gate's contract and case data come from. */
+export interface PacketFiles {
+  contractFile: string;
+  casesFile: string;
+}
+
+const isFile = (file: string) =>
+  stat(file).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+
+/**
+ * Finds the packet gate's files: explicit flags first, else by convention next to the agents
+ * (`<agents>/../contracts/*.contract.yml`, `<agents>/../data/cases.json`), like scenarios and
+ * tools. `undefined` means no gate. Anything ambiguous or half-configured is a usage error rather
+ * than a silent fallback to the ungated handoff, which would forward more than the contract allows.
+ */
+export async function discoverPacketFiles(agentsDir: string, options: Pick<RunnerSetupOptions, 'contractFile' | 'casesFile' | 'packets'>): Promise<PacketFiles | undefined> {
+  if (options.packets === false) {
+    if (options.contractFile !== undefined || options.casesFile !== undefined) throw new UsageError('--no-packets cannot be combined with --contract or --cases');
+    return undefined;
+  }
+  let contractFile: string | undefined;
+  if (options.contractFile !== undefined) {
+    contractFile = resolve(options.contractFile);
+    if (!(await isFile(contractFile))) throw new UsageError(`--contract ${options.contractFile}: no such file`);
+  } else {
+    const contractsDir = resolve(agentsDir, '..', 'contracts');
+    const found = await listFiles(contractsDir, (f) => f.endsWith('.contract.yml'));
+    if (found.length > 1) throw new UsageError(`${contractsDir} holds ${found.length} recipient contracts; choose one with --contract <file> (or pass --no-packets)`);
+    contractFile = found[0];
+  }
+  if (contractFile === undefined) {
+    if (options.casesFile !== undefined) throw new UsageError('--cases needs a recipient contract: pass --contract <file> or add <agents>/../contracts/<name>.contract.yml');
+    return undefined;
+  }
+  let casesFile: string;
+  if (options.casesFile !== undefined) {
+    casesFile = resolve(options.casesFile);
+    if (!(await isFile(casesFile))) throw new UsageError(`--cases ${options.casesFile}: no such file`);
+  } else {
+    casesFile = resolve(agentsDir, '..', 'data', 'cases.json');
+    if (!(await isFile(casesFile))) throw new UsageError(`${contractFile}: the packet gate needs case data; pass --cases <file> or add ${casesFile} (or pass --no-packets)`);
+  }
+  return { contractFile, casesFile };
+}
+
+/** Loads @baton/packets, checks the contract parses and reads the keys. */
+async function loadPacketSupport(files: PacketFiles, env: NodeJS.ProcessEnv) {
+  const module = await import('@baton/packets');
+  await module.loadRecipientContract(files.contractFile);
+  // Ephemeral keys keep `baton run` working out of the box, but their digests reconcile only
+  // inside this process: set BATON_PACKET_REFERENCE_KEY and BATON_PACKET_AUDIT_KEY for audit
+  // records that must be checked later. A short or reused key is always refused.
+  const keys = module.packetKeysFromEnv({ env, allowEphemeral: true });
+  return { ...files, module, keys };
 }
 
 type ToolRecord = Record<string, ToolImplementation>;
@@ -74,13 +139,17 @@ export function captureJson(request: unknown): string {
 }
 
 export async function setupRunner(options: RunnerSetupOptions) {
-  const { stat } = await import('node:fs/promises');
   const agentsDir = resolve(options.agentsDir);
   const isDir = await stat(agentsDir).then(
     (s) => s.isDirectory(),
     () => false,
   );
   if (!isDir) throw new UsageError(`--agents ${options.agentsDir}: not a directory`);
+
+  // Packet files and keys first: a bad flag, a broken contract or a bad key stops start-up rather
+  // than the first handoff (the policy store still re-reads the contract at every handoff).
+  const packetFiles = await discoverPacketFiles(agentsDir, options);
+  const packets = packetFiles ? await loadPacketSupport(packetFiles, options.env) : undefined;
 
   const [{ Runner, loadAgentRegistry, createSqliteThreadStore, resolveModelProvider }, { createGuardrailClient, createInProcessGuardrail }] = await Promise.all([
     import('@baton/runner'),
@@ -117,6 +186,17 @@ export async function setupRunner(options: RunnerSetupOptions) {
     ? createGuardrailClient({ url: options.guardrailUrl, ...(options.guardrailToken ? { token: options.guardrailToken } : {}) })
     : createInProcessGuardrail((await import('@baton/guardrail-server')).createGuardrailEngine());
 
+  // The purpose-bound transfer gate: a handoff target's whole input is a packet of the fields its
+  // purpose permits, read from the case data under the authenticated caller (RunRequest.auth),
+  // never the coordinator's history. Decisions and boundary proofs go to the same SQLite store.
+  const handoffGate = packets?.module.createPacketHandoffGate({
+    policyStore: packets.module.createFilePolicyStore({ file: packets.contractFile }),
+    caseData: packets.module.createFileCaseDataSource({ file: packets.casesFile }),
+    keys: packets.keys,
+    audit: store,
+    guardrail: validator,
+  });
+
   const runner = new Runner({
     registry,
     tools,
@@ -124,6 +204,7 @@ export async function setupRunner(options: RunnerSetupOptions) {
     store,
     modelProvider: model.provider,
     modelLabel: model.label,
+    ...(handoffGate ? { handoffGate } : {}),
     ...(captureDir
       ? {
           onModelRequest: async (event: { sequence: number; agentId: string; request: unknown }) => {
@@ -138,6 +219,8 @@ export async function setupRunner(options: RunnerSetupOptions) {
     store,
     label: model.label,
     scenarioFile,
+    /** The packet gate's files and whether its keys are ephemeral; undefined when handoffs are ungated. */
+    packets: packets ? { contractFile: packets.contractFile, casesFile: packets.casesFile, ephemeralKeys: packets.keys.ephemeral } : undefined,
     async close() {
       await store.close();
       await tracing?.shutdown();

@@ -10,6 +10,10 @@ interface ServeCommandOptions {
   guardrailUrl?: string;
   scenario?: string;
   tools?: string[];
+  contract?: string;
+  cases?: string;
+  /** False with `--no-packets`. */
+  packets: boolean;
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -27,6 +31,9 @@ export function register(program: Command): void {
     .addOption(new Option('--guardrail-url <url>', 'guardrail service URL (default: the in-process engine)').env('BATON_GUARDRAIL_URL'))
     .option('--scenario <file>', 'offline-model scenario (default: <agents>/../scenarios/*.scenario.yml)')
     .option('--tools <module>', 'module exporting `tools` (repeatable; default: <agents>/../tools/*.mjs)', collect)
+    .option('--contract <file>', 'recipient contract for purpose-bound handoff packets (default: <agents>/../contracts/*.contract.yml)')
+    .option('--cases <file>', 'case data the packets are built from (default: <agents>/../data/cases.json)')
+    .option('--no-packets', 'hand off without packets: the target sees only the handoff input')
     .action(async (opts: ServeCommandOptions) => {
       process.exitCode = await serveCommand(opts);
     });
@@ -41,6 +48,7 @@ async function serveCommand(opts: ServeCommandOptions): Promise<number> {
   }
   let setup: Awaited<ReturnType<typeof setupRunner>> | undefined;
   try {
+    const { authenticatedRunner } = await import('./serve-auth.js');
     setup = await setupRunner({
       agentsDir: opts.agents,
       storeFile: opts.store,
@@ -48,11 +56,22 @@ async function serveCommand(opts: ServeCommandOptions): Promise<number> {
       ...(opts.guardrailUrl ? { guardrailUrl: opts.guardrailUrl, ...(process.env.BATON_GUARDRAIL_TOKEN ? { guardrailToken: process.env.BATON_GUARDRAIL_TOKEN } : {}) } : {}),
       ...(opts.scenario ? { scenarioFile: opts.scenario } : {}),
       ...(opts.tools ? { toolModules: opts.tools } : {}),
+      ...(opts.contract !== undefined ? { contractFile: opts.contract } : {}),
+      ...(opts.cases !== undefined ? { casesFile: opts.cases } : {}),
+      packets: opts.packets,
     });
     const { createRunnerServer } = await import('@baton/runner/http');
-    const server = createRunnerServer({ runner: setup.runner, store: setup.store, host: opts.host, port, ...(opts.token ? { token: opts.token } : {}) });
+    const auth = authenticatedRunner({ runner: setup.runner, store: setup.store, packets: setup.packets !== undefined });
+    const server = createRunnerServer({ runner: auth.runner, store: setup.store, host: opts.host, port, ...(opts.token ? { token: opts.token } : {}) });
+    auth.install(server.app, { host: opts.host, token: opts.token });
     const { url } = await server.listen();
     process.stdout.write(`baton serve: listening on ${url} (model: ${setup.label})\n`);
+    if (setup.packets) {
+      process.stderr.write(`baton serve: handoffs go through purpose-bound packets (contract ${setup.packets.contractFile}, case data ${setup.packets.casesFile}); caller identity from X-Baton-Tenant / X-Baton-Subject / X-Baton-Roles\n`);
+      if (setup.packets.ephemeralKeys) {
+        process.stderr.write('baton serve: packet keys are ephemeral for this process; set BATON_PACKET_REFERENCE_KEY and BATON_PACKET_AUDIT_KEY (32+ bytes each) to reconcile audit digests later\n');
+      }
+    }
     const current = setup;
     await new Promise<void>((resolveStop) => {
       const stop = (signal: string) => {

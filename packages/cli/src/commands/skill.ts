@@ -1,6 +1,10 @@
 import type { Command } from 'commander';
-import { SCAFFOLD_LANGUAGES, scaffoldSkill, SkillsError } from '@baton/skills';
 import type { ScaffoldLanguage } from '@baton/skills';
+
+// For the help text only: @baton/skills is imported when the command runs, so `baton --help`
+// never loads it (and the runner and Agents SDK behind it). scaffoldSkill validates the language
+// against its own SCAFFOLD_LANGUAGES; keep this list in step with it.
+const SCAFFOLD_LANGUAGES: readonly ScaffoldLanguage[] = ['ts', 'js', 'python'];
 
 /** Options of `runSkillNew`, the testable core of `baton skill new`. */
 export interface SkillNewCommandOptions {
@@ -17,6 +21,7 @@ export interface SkillNewCommandOptions {
 export async function runSkillNew(options: SkillNewCommandOptions): Promise<number> {
   const out = options.stdout ?? ((text: string) => process.stdout.write(text));
   const err = options.stderr ?? ((text: string) => process.stderr.write(text));
+  const { scaffoldSkill, SkillsError } = await import('@baton/skills');
   try {
     const res = await scaffoldSkill({
       name: options.name,

@@ -5,7 +5,7 @@ import { createBearerCheck, isLoopbackHost } from './auth.js';
 import { isJsonContentType, parseJsonBody } from './body.js';
 import { errorBody, GuardrailHttpConfigError, GuardrailHttpListenError, type HttpErrorCode } from './errors.js';
 import { DEFAULTS, MAX_JSON_DEPTH_CEILING, type GuardrailServerOptions, type ServiceValidator } from './options.js';
-import { checkGuardrailRequest } from './request.js';
+import { parseGuardrailRequest } from '../request.js';
 import { traceIdsFromHeaders } from './trace.js';
 
 /** A running (or ready to run) guardrail HTTP service. */
@@ -118,7 +118,7 @@ export function createGuardrailServer(options: GuardrailServerOptions): Guardrai
       }
       const body = parseJsonBody(raw, config.maxJsonDepth);
       if (!body.ok) return fail(request, reply, 400, body.error.error.code, body.error.error.message);
-      const checked = checkGuardrailRequest(body.value);
+      const checked = parseGuardrailRequest(body.value);
       if (!checked.ok) return fail(request, reply, 400, 'invalid_request', checked.message);
 
       const guardrailRequest = checked.request;

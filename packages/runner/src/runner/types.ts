@@ -150,6 +150,23 @@ export interface RunResult {
   model: string;
   /** Why the call did not complete (status `failed`, `expired` or `cancelled`); never payload content. */
   error?: { code: string; message: string };
+  /**
+   * Handoff packets allowed during this call, in order (ids, classes and digests only, never
+   * content). The runner itself leaves this unset; callers that read the packet audit records
+   * (e.g. `baton run` / `baton serve`) fill it in. `digest` is null until the recipient's first
+   * model request was recorded.
+   */
+  packets?: Array<{
+    packet_id: string;
+    source: string;
+    destination: string;
+    purpose: string;
+    contract_version: string;
+    digest: string | null;
+    /** Ids of the `handoff_decision` and `packet_boundary` audit records. */
+    decision_record_id: string;
+    boundary_record_id: string | null;
+  }>;
 }
 
 /** Sink for every model request as sent (capture, audit). */

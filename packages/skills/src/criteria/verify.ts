@@ -1,8 +1,8 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import path from 'node:path';
+import { scrubbedEnv } from '@baton/runner/process';
 import { runProcess } from '../process/run-process.js';
-import { scrubbedEnv } from '../process/env.js';
 import type { Criterion, CriterionResult, VerifyCriteriaResult } from './types.js';
 
 /** What the criteria are checked against. */

@@ -1,5 +1,5 @@
 import type { GuardrailValidator, ResponsePackage, SkillPackage } from '@baton/manifest';
-import type { SpawnJsonProcessOptions, SpawnJsonProcessResult } from '@baton/runner';
+import type { SpawnJsonProcessOptions, SpawnJsonProcessResult } from '@baton/runner/process';
 import type { SkillRegistry } from './skill-registry.js';
 
 /** Runs one JSON-in/JSON-out subprocess: @baton/runner's `spawnJsonProcess` fits. */
@@ -122,7 +122,7 @@ export interface CreateDelegationOptions {
   idGenerator?: () => string;
   /** Clock for durations (default `performance.now`). */
   clock?: () => number;
-  /** Runs subprocess skills (default: Baton's light spawner with the same contract; `spawnJsonProcess` from @baton/runner fits). */
+  /** Runs subprocess skills (default: `spawnJsonProcess` from `@baton/runner/process`). */
   spawn?: SpawnJson;
   /** argv "Tests pass" runs in the workspace. */
   testCommand?: string[];

@@ -45,7 +45,12 @@ function killGroup(pid: number | undefined, sig: NodeJS.Signals): void {
 }
 
 /**
- * Runs a subprocess in its own process group with a hard timeout. Timeout, abort and an
+ * Runs a plain command (criteria `command` checks): raw stdin text in, raw stdout and the exit code
+ * out, no JSON contract. JSON-in/JSON-out skills use @baton/runner/process's `spawnJsonProcess`
+ * instead; that one writes JSON to stdin, parses stdout and does not return it, so it cannot serve
+ * here.
+ *
+ * Runs the command in its own process group with a hard timeout. Timeout, abort and an
  * oversized stdout kill the whole group (grandchildren included): SIGTERM, then SIGKILL.
  * Never rejects; spawn failures are reported in `spawnError`.
  */

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +13,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..', '..', '..');
 const packagesDir = path.join(repoRoot, 'packages');
 const TEN_MINUTES = 600_000;
+const TWO_MINUTES = 120_000;
 
 interface PackageJson {
   name: string;
@@ -67,9 +69,10 @@ beforeAll(() => {
   copyFileSync(path.join(repoRoot, 'examples', 'contracts', 'refunds.contract.yml'), path.join(project, 'refunds.contract.yml'));
 }, TEN_MINUTES);
 
-afterAll(() => {
-  if (root) rmSync(root, { recursive: true, force: true });
-});
+afterAll(async () => {
+  // node_modules with a compiled better-sqlite3: removing it can take a while on a busy disk.
+  if (root) await rm(root, { recursive: true, force: true });
+}, TWO_MINUTES);
 
 describe('the @baton/* packages, packed and installed outside the workspace', () => {
   it('packs every file that exports and bin point at (build first: an unbuilt package packs without dist/)', () => {
@@ -105,7 +108,7 @@ describe('the @baton/* packages, packed and installed outside the workspace', ()
       skills: { format: 'unified_diff', criteria: 'word_count' },
       cli: 'baton',
     });
-  });
+  }, TWO_MINUTES);
 
   it('installs the baton command: --version and validate', () => {
     expect(run('npx', ['--no-install', 'baton', '--version'], project).trim()).toMatch(/^\d+\.\d+\.\d+/);
@@ -119,5 +122,5 @@ describe('the @baton/* packages, packed and installed outside the workspace', ()
     }
     expect(failed.status).toBe(1);
     expect(failed.stdout).toMatch(/^bad\.agent\.yml:\d+:\d+: /m);
-  });
+  }, TWO_MINUTES);
 });

@@ -7,7 +7,7 @@ import { decodeLayers } from '../text/decode.js';
 import { foldText } from '../text/normalize.js';
 import { CUE_FAMILIES, countCues, findCues, type CueHit } from './injection-heuristics.js';
 
-export const FEATURE_VERSION = 2;
+export const FEATURE_VERSION = 3;
 /** Number of hashed n-gram buckets. */
 export const HASH_BUCKETS = 1 << 16;
 /** Hand features after the hashed buckets: cue counts, cue counts in decoded layers, flags. */
@@ -17,6 +17,15 @@ export const FEATURE_COUNT = HASH_BUCKETS + HAND_FEATURES;
 export const MAX_FEATURE_CHARS = 16384;
 /** Hand features are scaled up so that L2 regularisation lets them outweigh single n-grams. */
 const HAND_SCALE = 1;
+/**
+ * Floor on the n-gram count the hashed features are normalised by (1/sqrt(max(n, NORM_FLOOR))).
+ * Plain L2 normalisation gives a one-word text's single n-gram the value 1, where the same n-gram
+ * in the 60-600 character segments the weights are learned on (~20-200 n-grams) has 0.07-0.22: a
+ * short input was scored by one or two amplified word weights ("refund" alone scored 0.81)
+ * instead of the bias. With the floor, a text of fewer than ~25 words keeps its n-grams at
+ * training-scale values and needs real evidence (cues, or many suspicious n-grams) to be flagged.
+ */
+const NORM_FLOOR = 48;
 
 const WORD = /[\p{L}\p{N}_']+/gu;
 const CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
@@ -106,7 +115,7 @@ export function injectionFeatures(piece: TextPiece): InjectionFeatures {
     if (CJK.test(w)) for (let i = 0; i + 2 <= w.length; i++) buckets.add(fnv1a(w.slice(i, i + 2), 3));
   }
   const indices = [...buckets].sort((a, b) => a - b);
-  const scale = indices.length > 0 ? 1 / Math.sqrt(indices.length) : 0;
+  const scale = indices.length > 0 ? 1 / Math.sqrt(Math.max(indices.length, NORM_FLOOR)) : 0;
   const values = indices.map(() => scale);
 
   const counts = countCues(cues);

@@ -23,8 +23,10 @@ describe('subprocess plumbing', () => {
 
   it('shutdown() cancels running delegations', async () => {
     const ws = await tempDir();
-    const dir = await skillsDir([{ name: 'hang', source: nodeSkill('await new Promise(() => {});') }]);
+    const dir = await skillsDir([{ name: 'hang', source: nodeSkill('setInterval(() => {}, 1 << 30); await new Promise(() => {});') }]);
     const d = createDelegation({ skillsDir: dir, workspace: ws, timeoutMs: 60_000 });
+    // A bare never-settling await would make Node exit 13 ("unsettled top-level await"): keep a
+    // timer alive so the skill really hangs until shutdown() kills its process group.
     const pending = d.delegate({ subagent_type: 'hang', instruction_set: 'x', input_data: {} });
     await new Promise((r) => setTimeout(r, 500));
     await d.shutdown();

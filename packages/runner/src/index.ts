@@ -76,6 +76,7 @@ export {
   type ThreadLock,
   type AcquireLockOptions,
   type ThreadStore,
+  type StoreWrite,
 } from './store/index.js';
 
 // models (H5b): the offline scripted model, OpenAI / OpenAI-compatible resolution.

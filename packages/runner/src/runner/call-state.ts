@@ -5,6 +5,7 @@ import type { JsonObject, ThreadStore } from '../store/types.js';
 import type { GuardrailCheckerOptions } from './guardrails.js';
 import type { ArgumentValidator } from './schema-validator.js';
 import type { RunTracing } from './tracing.js';
+import type { WriteBuffer } from './write-buffer.js';
 import type { ModelRequestListener, RunAuth, SystemTool, ToolImplementation } from './types.js';
 import type { RunnerLogger } from './logger.js';
 
@@ -16,6 +17,8 @@ export interface CallState {
   /** Aborted when the caller aborts or the call times out. */
   signal: AbortSignal;
   store: ThreadStore;
+  /** This call's writes (batched per turn when the store supports it); flush before reading the store. */
+  writes: WriteBuffer;
   tracing: RunTracing;
   guard: GuardrailCheckerOptions;
   validator: ArgumentValidator;

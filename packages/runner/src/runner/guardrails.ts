@@ -11,6 +11,7 @@ import {
 import type { Context } from '@opentelemetry/api';
 import type { ThreadStore } from '../store/types.js';
 import { endSpan, type RunTracing } from './tracing.js';
+import type { WriteBuffer } from './write-buffer.js';
 
 /** What a guardrail check decided, with the payload to proceed with. */
 export interface GuardrailOutcome<P> {
@@ -49,6 +50,8 @@ export interface GuardrailCheckerOptions {
   validator: GuardrailValidator;
   tracing: RunTracing;
   store: ThreadStore;
+  /** When set, audit records are queued here (committed with the turn's other writes). */
+  writes?: WriteBuffer;
   timeoutMs: number;
   /** Action types whose failures (not BLOCK decisions) are allowed through. Default none. */
   failOpen: ReadonlySet<ActionType>;
@@ -99,7 +102,7 @@ export async function checkGuardrail<A extends ActionType>(options: GuardrailChe
   if (outcome.findings && outcome.findings.length > 0) recorded.findings = outcome.findings;
   options.decisions.push(recorded);
   scope.span.setAttributes({ 'baton.guardrail.decision': outcome.decision, 'baton.guardrail.reason_code': outcome.reasonCode, 'baton.guardrail.action_id': request.action_id });
-  await options.store
+  await (options.writes ?? options.store)
     .appendAudit({
       threadId: check.threadId,
       runId: check.runId,

@@ -49,6 +49,8 @@ export async function runInProcessAgent(call: CallState, run: AgentRunState, inp
       ...(run.inputGate ? { inputGate: run.inputGate } : {}),
       blockedError: options.blockedError,
       onRequest: async (request) => {
+        // Everything recorded so far is committed before the model sees the request.
+        await call.writes.flush();
         const sequence = call.nextSequence();
         await call.onModelRequest?.({ sequence, agentId: manifest.id, runId: run.runId, threadId: call.threadId, request });
         if (firstRequest) {

@@ -22,6 +22,7 @@ import { checkGuardrail, type GuardrailCheckerOptions, type RecordedDecision } f
 import { runInProcessAgent, type AgentRunOutcome } from './in-process-agent.js';
 import { ArgumentValidator } from './schema-validator.js';
 import { runSubprocessAgent } from './subprocess-agent.js';
+import { WriteBuffer } from './write-buffer.js';
 import { RunTracing, TRACER_NAME, endSpan } from './tracing.js';
 import { noopLogger, type RunnerLogger } from './logger.js';
 import type {
@@ -179,7 +180,13 @@ export class Runner {
         signal: controller.signal,
       });
       try {
-        const outcome = await this.runChain(request, entry, threadId, root.context, controller.signal, () => timedOut, decisions, runs);
+        const writes = new WriteBuffer(this.store);
+        let outcome: Awaited<ReturnType<Runner['runChain']>>;
+        try {
+          outcome = await this.runChain(request, entry, threadId, root.context, controller.signal, () => timedOut, decisions, runs, writes);
+        } finally {
+          await writes.flush();
+        }
         const state = (await this.store.getThread(threadId))?.state ?? {};
         const last = runs[runs.length - 1];
         const result: RunResult = {
@@ -254,12 +261,14 @@ export class Runner {
     timedOut: () => boolean,
     decisions: RecordedDecision[],
     runs: RunSummary[],
+    writes: WriteBuffer,
   ): Promise<{ status: RunStatus; response: string | null; terminal?: { name: string; arguments: JsonObject }; error?: { code: string; message: string } }> {
     let sequence = 0;
     const guard: GuardrailCheckerOptions = {
       validator: this.options.guardrails,
       tracing: this.tracing,
       store: this.store,
+      writes,
       timeoutMs: this.limits.guardrailTimeoutMs,
       failOpen: new Set(this.options.guardrailFailOpen ?? []),
       decisions,
@@ -270,6 +279,7 @@ export class Runner {
       depth: request.depth ?? 0,
       signal,
       store: this.store,
+      writes,
       tracing: this.tracing,
       guard,
       validator: this.validator,
@@ -313,7 +323,8 @@ export class Runner {
       const finish = async (status: RunStatus, error?: { code: string; message: string }) => {
         summary.status = status;
         if (error) summary.error = error;
-        await this.store.updateRun(record.id, { status, error: error ?? null });
+        await writes.updateRun(record.id, { status, error: error ?? null });
+        await writes.flush();
         scope.span.setAttribute('baton.run.status', status);
         endSpan(scope.span, status === 'completed' || status === 'cancelled' ? undefined : error);
       };
@@ -366,7 +377,7 @@ export class Runner {
           signal,
         });
         const response = check.decision === 'BLOCK' ? REFUSAL : check.payload;
-        await this.store.appendItems(threadId, record.id, [
+        await writes.appendItems(threadId, record.id, [
           { type: 'message', role: 'assistant', content: response, ...(check.decision === 'ALLOW' ? {} : { guardrail: check.decision }) },
         ]);
         await finish('completed');
@@ -400,7 +411,7 @@ export class Runner {
       parent: run.context,
       signal: call.signal,
     });
-    const recordInput = (text: string) => this.store.appendItems(call.threadId, run.runId, [{ type: 'message', role: 'user', content: text }]);
+    const recordInput = (text: string) => call.writes.appendItems(call.threadId, run.runId, [{ type: 'message', role: 'user', content: text }]);
     const blocked = (reasonCode: string, reason: string): AgentRunOutcome => ({
       kind: 'error',
       error: { code: 'GUARDRAIL_BLOCKED', message: `AGENT_INPUT for ${agentId} blocked by guardrail (${reasonCode}): ${reason}` },
@@ -436,7 +447,7 @@ export class Runner {
   }
 
   private launch(call: CallState, run: AgentRunState, input: string, prepared: PreparedHandoff | undefined, signal: AbortSignal): Promise<AgentRunOutcome> {
-    if (run.agent.deployment.mode === 'subprocess') return runSubprocessAgent(call, run, input, { signal });
+    if (run.agent.deployment.mode === 'subprocess') return call.writes.flush().then(() => runSubprocessAgent(call, run, input, { signal }));
     const onRecipient = prepared?.onRecipientModelRequest?.bind(prepared);
     return runInProcessAgent(call, run, input, {
       sdkRunner: this.sdkRunner,
@@ -463,7 +474,7 @@ export class Runner {
       'baton.handoff.call_id': outcome.callId,
     });
     const audit = async (status: string, data: JsonObject = {}) => {
-      await this.store.appendAudit({
+      await call.writes.appendAudit({
         threadId: call.threadId,
         runId: run.runId,
         kind: 'handoff',
@@ -471,13 +482,13 @@ export class Runner {
       });
     };
     for (const ignored of outcome.ignored) {
-      await this.store.appendItems(call.threadId, run.runId, [
+      await call.writes.appendItems(call.threadId, run.runId, [
         { type: 'handoff', protocol: HANDOFF_PROTOCOL_NAME, call_id: ignored.callId, target_agent_id: ignored.payload.target_agent_id, status: 'ignored' },
       ]);
       await audit('ignored', { call_id: ignored.callId, target_agent_id: ignored.payload.target_agent_id, reason: 'only the first handoff of a turn is honoured' });
     }
     const reject = async (error: { code: string; message: string }, target: string): Promise<{ ok: false; error: { code: string; message: string } }> => {
-      await this.store.appendItems(call.threadId, run.runId, [
+      await call.writes.appendItems(call.threadId, run.runId, [
         { type: 'handoff', protocol: HANDOFF_PROTOCOL_NAME, call_id: outcome.callId, target_agent_id: target, status: 'rejected', error: error.code },
       ]);
       await audit('rejected', { call_id: outcome.callId, target_agent_id: target, error_code: error.code });
@@ -526,10 +537,14 @@ export class Runner {
     const target = this.registry.get(payload.target_agent_id);
     if (!target) return reject({ code: 'AGENT_NOT_FOUND', message: `handoff target ${payload.target_agent_id} is not registered` }, payload.target_agent_id);
 
-    const threadState = await this.store.mergeState(call.threadId, payload.state);
     let prepared: PreparedHandoff | undefined;
     let input = payload.input;
-    if (this.options.handoffGate) {
+    if (!this.options.handoffGate) {
+      await call.writes.mergeState(call.threadId, payload.state);
+    } else {
+      // The gate may read the store: everything so far is committed first.
+      await call.writes.flush();
+      const threadState = await this.store.mergeState(call.threadId, payload.state);
       try {
         prepared = await this.options.handoffGate.prepare({
           threadId: call.threadId,
@@ -548,7 +563,7 @@ export class Runner {
         return reject({ code: info.code, message: `handoff gate refused ${source.manifest.id} → ${target.manifest.id}: ${info.message}` }, target.manifest.id);
       }
     }
-    await this.store.appendItems(call.threadId, run.runId, [
+    await call.writes.appendItems(call.threadId, run.runId, [
       {
         type: 'handoff',
         protocol: HANDOFF_PROTOCOL_NAME,

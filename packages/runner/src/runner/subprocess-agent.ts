@@ -42,7 +42,7 @@ export async function runSubprocessAgent(call: CallState, run: AgentRunState, in
     return { kind: 'error', error: { code: `AGENT_PROCESS_${result.error.code}`, message: `agent process for ${manifest.id} failed: ${result.error.message}` } };
   }
   const output = result.output;
-  if (Object.keys(output.state).length > 0) await call.store.mergeState(call.threadId, output.state);
+  if (Object.keys(output.state).length > 0) await call.writes.mergeState(call.threadId, output.state);
 
   const specs = new Map(toolSpecsFor(call, run).flatMap((s) => [[s.wireName, s] as const, [s.protocolName, s] as const]));
   let handoff: { callId: string; payload: HandoffPayload } | undefined;
@@ -62,7 +62,7 @@ export async function runSubprocessAgent(call: CallState, run: AgentRunState, in
     }
     const spec = specs.get(name);
     if (!spec) {
-      await call.store.appendItems(call.threadId, run.runId, [{ type: 'function_call_output', call_id: toolCall.id, name, output: `Error: unknown tool '${name}'`, error: 'TOOL_UNKNOWN' }]);
+      await call.writes.appendItems(call.threadId, run.runId, [{ type: 'function_call_output', call_id: toolCall.id, name, output: `Error: unknown tool '${name}'`, error: 'TOOL_UNKNOWN' }]);
       continue;
     }
     await executeToolCall(call, run, spec, toolCall.function.arguments, toolCall.id);

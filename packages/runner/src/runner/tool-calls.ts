@@ -65,7 +65,7 @@ export function toolSpecsFor(call: CallState, run: AgentRunState): ToolSpec[] {
 }
 
 async function appendItem(call: CallState, run: AgentRunState, item: JsonObject): Promise<void> {
-  await call.store.appendItems(call.threadId, run.runId, [item]);
+  await call.writes.appendItems(call.threadId, run.runId, [item]);
 }
 
 /**
@@ -141,6 +141,8 @@ export async function executeToolCall(call: CallState, run: AgentRunState, spec:
       ...headers,
     };
     let result: unknown;
+    // The call's records are committed before the tool runs (it may have side effects or read the store).
+    await call.writes.flush();
     try {
       result = await execute(effectiveArgs, ctx);
     } catch (error) {

@@ -20,4 +20,5 @@ export type {
   ThreadLock,
   AcquireLockOptions,
   ThreadStore,
+  StoreWrite,
 } from './types.js';

@@ -44,6 +44,7 @@ export function createMemoryThreadStore(options: MemoryThreadStoreOptions = {}):
   const threads = new Map<string, ThreadEntry>();
   const runs = new Map<string, RunRecord>();
   const locks = new Map<string, { owner: string; token: string; expiresAt: number }>();
+  const auditIds = new Set<string>();
   let waiters: (() => void)[] = [];
   let closed = false;
 
@@ -190,13 +191,13 @@ export function createMemoryThreadStore(options: MemoryThreadStoreOptions = {}):
       const id = record.id === undefined ? newId('audit') : checkId(record.id, 'audit id');
       const entry = requireThread(threadId);
       if (runId) requireRunOnThread(runId, threadId);
-      for (const existing of threads.values()) {
-        if (existing.audit.some((a) => a.id === id)) {
-          throw new InvalidStoreInputError(`appendAudit violates a store constraint: audit id ${JSON.stringify(id)} already exists`);
-        }
+      // An index of every audit id, not a scan of every thread's records (that grew with the store).
+      if (auditIds.has(id)) {
+        throw new InvalidStoreInputError(`appendAudit violates a store constraint: audit id ${JSON.stringify(id)} already exists`);
       }
       const audit: AuditRecord = { id, threadId, runId, kind, createdAt: now(), data };
       entry.audit.push(audit);
+      auditIds.add(id);
       return clone(audit);
     },
 

@@ -17,13 +17,16 @@ import {
 import { waitForLock } from './lock-wait.js';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.js';
 import type {
+  AuditRecord,
   JsonObject,
   RunRecord,
   RunStatus,
+  StoreWrite,
   ThreadItem,
   ThreadLock,
   ThreadRecord,
   ThreadStore,
+  UpdateRunInput,
 } from './types.js';
 
 /** Options for {@link createSqliteThreadStore}. */
@@ -166,12 +169,13 @@ export function createSqliteThreadStore(options: SqliteThreadStoreOptions): Thre
     return run;
   };
 
-  const writeState = db.transaction((threadId: string, patch: JsonObject, replace: boolean): JsonObject => {
+  const writeStateBody = (threadId: string, patch: JsonObject, replace: boolean): JsonObject => {
     const row = requireThread(threadId);
     const next = replace ? patch : mergeStateObjects(JSON.parse(row.state) as JsonObject, patch);
     stmt.setState.run(JSON.stringify(next), now(), threadId);
     return next;
-  });
+  };
+  const writeState = db.transaction(writeStateBody);
 
   const tryLock = db.transaction((threadId: string, owner: string, token: string, leaseMs: number) => {
     if (!stmt.threadExists.get(threadId)) throw new ThreadNotFoundError(threadId);
@@ -180,6 +184,71 @@ export function createSqliteThreadStore(options: SqliteThreadStoreOptions): Thre
     stmt.upsertLock.run(threadId, owner, token, now(), nowMs() + leaseMs);
     return { acquired: true as const };
   });
+
+  const prepareUpdateRun = (runId: string, input: UpdateRunInput): [string, RunStatus | undefined, { code: string; message: string } | null | undefined] => {
+    checkId(runId, 'run id');
+    if (!isPlainObject(input)) throw new InvalidStoreInputError('updateRun input must be an object');
+    const status = input.status === undefined ? undefined : checkStatus(input.status, 'run status');
+    const error = input.error === undefined ? undefined : checkError(input.error, 'run error');
+    return [runId, status, error];
+  };
+  const updateRunBody = (runId: string, status: RunStatus | undefined, error: { code: string; message: string } | null | undefined): RunRecord => {
+    const row = stmt.getRun.get(runId);
+    if (!row) throw new RunNotFoundError(runId);
+    const nextStatus = status ?? row.status;
+    assertTransition(runId, row.status, nextStatus);
+    const nextError = error === undefined ? row.error : error === null ? null : JSON.stringify(error);
+    const at = now();
+    stmt.updateRun.run(nextStatus, nextError, at, runId);
+    return runFromRow({ ...row, status: nextStatus, error: nextError, updated_at: at });
+  };
+  const updateRunTx = db.transaction(updateRunBody);
+
+  const prepareAppendItems = (threadId: string, runId: string, items: JsonObject[]): [string, string, string[], JsonObject[]] => {
+    checkId(threadId, 'thread id');
+    checkId(runId, 'run id');
+    if (!Array.isArray(items)) throw new InvalidStoreInputError('items must be an array of JSON objects');
+    const encoded = items.map((item, index) => encodeObject(item, `items[${index}]`));
+    return [threadId, runId, encoded, items];
+  };
+  const appendItemsBody = (threadId: string, runId: string, encoded: string[], items: JsonObject[] | undefined): ThreadItem[] => {
+    const thread = requireThread(threadId);
+    requireRunOnThread(runId, threadId);
+    const at = now();
+    const out: ThreadItem[] = encoded.map((item, index) => {
+      const seq = thread.next_seq + index;
+      stmt.insertItem.run(threadId, seq, runId, at, item);
+      return { seq, threadId, runId, createdAt: at, item: items ? (JSON.parse(item) as JsonObject) : {} };
+    });
+    stmt.setNextSeq.run(thread.next_seq + encoded.length, at, threadId);
+    return out;
+  };
+  const appendItemsTx = db.transaction(appendItemsBody);
+
+  interface PreparedAudit {
+    id: string;
+    threadId: string;
+    runId: string | null;
+    kind: string;
+    data: string;
+  }
+  const prepareAudit = (record: Parameters<ThreadStore['appendAudit']>[0]): PreparedAudit => {
+    if (!isPlainObject(record)) throw new InvalidStoreInputError('audit record must be an object');
+    const threadId = checkId(record.threadId, 'audit threadId');
+    const runId = record.runId === null || record.runId === undefined ? null : checkId(record.runId, 'audit runId');
+    const kind = checkId(record.kind, 'audit kind');
+    const data = encodeObject(record.data ?? {}, 'audit data');
+    const id = record.id === undefined ? newId('audit') : checkId(record.id, 'audit id');
+    return { id, threadId, runId, kind, data };
+  };
+  const appendAuditBody = (a: PreparedAudit, decode = true): AuditRecord => {
+    const at = now();
+    requireThread(a.threadId);
+    if (a.runId) requireRunOnThread(a.runId, a.threadId);
+    stmt.insertAudit.run(a.id, a.threadId, a.runId, a.kind, at, a.data);
+    return { id: a.id, threadId: a.threadId, runId: a.runId, kind: a.kind, createdAt: at, data: decode ? (JSON.parse(a.data) as JsonObject) : {} };
+  };
+  const appendAuditTx = db.transaction(appendAuditBody);
 
   const recoverAbandonedRuns = (): number =>
     op('recoverAbandonedRuns', () =>
@@ -248,23 +317,7 @@ export function createSqliteThreadStore(options: SqliteThreadStoreOptions): Thre
     },
 
     async updateRun(runId, input) {
-      return op('updateRun', () => {
-        checkId(runId, 'run id');
-        if (!isPlainObject(input)) throw new InvalidStoreInputError('updateRun input must be an object');
-        const status = input.status === undefined ? undefined : checkStatus(input.status, 'run status');
-        const error = input.error === undefined ? undefined : checkError(input.error, 'run error');
-        return db
-          .transaction(() => {
-            const row = stmt.getRun.get(runId);
-            if (!row) throw new RunNotFoundError(runId);
-            const nextStatus = status ?? row.status;
-            assertTransition(runId, row.status, nextStatus);
-            const nextError = error === undefined ? row.error : error === null ? null : JSON.stringify(error);
-            stmt.updateRun.run(nextStatus, nextError, now(), runId);
-            return runFromRow(stmt.getRun.get(runId)!);
-          })
-          .immediate();
-      });
+      return op('updateRun', () => updateRunTx.immediate(...prepareUpdateRun(runId, input)));
     },
 
     async getRun(runId) {
@@ -279,26 +332,7 @@ export function createSqliteThreadStore(options: SqliteThreadStoreOptions): Thre
     },
 
     async appendItems(threadId, runId, items) {
-      return op('appendItems', () => {
-        checkId(threadId, 'thread id');
-        checkId(runId, 'run id');
-        if (!Array.isArray(items)) throw new InvalidStoreInputError('items must be an array of JSON objects');
-        const encoded = items.map((item, index) => encodeObject(item, `items[${index}]`));
-        return db
-          .transaction(() => {
-            const thread = requireThread(threadId);
-            requireRunOnThread(runId, threadId);
-            const at = now();
-            const out: ThreadItem[] = encoded.map((item, index) => {
-              const seq = thread.next_seq + index;
-              stmt.insertItem.run(threadId, seq, runId, at, item);
-              return { seq, threadId, runId, createdAt: at, item: JSON.parse(item) as JsonObject };
-            });
-            stmt.setNextSeq.run(thread.next_seq + encoded.length, at, threadId);
-            return out;
-          })
-          .immediate();
-      });
+      return op('appendItems', () => appendItemsTx.immediate(...prepareAppendItems(threadId, runId, items)));
     },
 
     async listItems(threadId) {
@@ -314,20 +348,40 @@ export function createSqliteThreadStore(options: SqliteThreadStoreOptions): Thre
     },
 
     async appendAudit(record) {
-      return op('appendAudit', () => {
-        if (!isPlainObject(record)) throw new InvalidStoreInputError('audit record must be an object');
-        const threadId = checkId(record.threadId, 'audit threadId');
-        const runId = record.runId === null || record.runId === undefined ? null : checkId(record.runId, 'audit runId');
-        const kind = checkId(record.kind, 'audit kind');
-        const data = encodeObject(record.data ?? {}, 'audit data');
-        const id = record.id === undefined ? newId('audit') : checkId(record.id, 'audit id');
-        const at = now();
+      return op('appendAudit', () => appendAuditTx.immediate(prepareAudit(record)));
+    },
+
+    async writeBatch(writes) {
+      return op('writeBatch', () => {
+        if (!Array.isArray(writes)) throw new InvalidStoreInputError('writeBatch: writes must be an array');
+        // Validate and encode everything first, then one IMMEDIATE transaction for all of it.
+        const prepared = writes.map((w: StoreWrite): (() => void) => {
+          switch (w?.op) {
+            case 'appendItems': {
+              const args = prepareAppendItems(w.threadId, w.runId, w.items);
+              return () => void appendItemsBody(args[0], args[1], args[2], undefined);
+            }
+            case 'appendAudit': {
+              const audit = prepareAudit(w.record);
+              return () => void appendAuditBody(audit, false);
+            }
+            case 'updateRun': {
+              const args = prepareUpdateRun(w.runId, w.input);
+              return () => void updateRunBody(...args);
+            }
+            case 'mergeState': {
+              const threadId = checkId(w.threadId, 'thread id');
+              const patch = JSON.parse(encodeObject(w.patch, 'state patch')) as JsonObject;
+              return () => void writeStateBody(threadId, patch, false);
+            }
+            default:
+              throw new InvalidStoreInputError(`writeBatch: unknown write ${JSON.stringify((w as { op?: unknown })?.op)}`);
+          }
+        });
+        if (prepared.length === 0) return;
         db.transaction(() => {
-          requireThread(threadId);
-          if (runId) requireRunOnThread(runId, threadId);
-          stmt.insertAudit.run(id, threadId, runId, kind, at, data);
+          for (const apply of prepared) apply();
         }).immediate();
-        return { id, threadId, runId, kind, createdAt: at, data: JSON.parse(data) as JsonObject };
       });
     },
 

@@ -87,6 +87,13 @@ export interface AcquireLockOptions {
   autoRenew?: boolean;
 }
 
+/** One write of a {@link ThreadStore.writeBatch}: the same inputs as the method of that name. */
+export type StoreWrite =
+  | { op: 'appendItems'; threadId: string; runId: string; items: JsonObject[] }
+  | { op: 'appendAudit'; record: Omit<AuditRecord, 'id' | 'createdAt'> & { id?: string } }
+  | { op: 'updateRun'; runId: string; input: UpdateRunInput }
+  | { op: 'mergeState'; threadId: string; patch: JsonObject };
+
 /**
  * Persistence for threads, runs, items, state and audit records. Every method is one atomic
  * change: a crash between two calls leaves the store consistent.
@@ -110,6 +117,11 @@ export interface ThreadStore {
   listItems(threadId: string): Promise<ThreadItem[]>;
   appendAudit(record: Omit<AuditRecord, 'id' | 'createdAt'> & { id?: string }): Promise<AuditRecord>;
   listAudit(threadId: string): Promise<AuditRecord[]>;
+  /**
+   * Optional: applies several writes, in order, as ONE atomic change (all or none), with the same
+   * validation as the single methods. Lets a runner commit a turn's writes in one transaction.
+   */
+  writeBatch?(writes: readonly StoreWrite[]): Promise<void>;
   /** Serialises runs on one thread; waits up to `waitMs`. */
   acquireThreadLock(threadId: string, options: AcquireLockOptions): Promise<ThreadLock>;
   /**

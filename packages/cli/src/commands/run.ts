@@ -1,36 +1,26 @@
-import { Option } from 'commander';
 import type { Command } from 'commander';
+import { addRunnerSetupOptions, type RunnerSetupCommandOptions } from './runner-options.js';
 
 /** Options of `baton run`, as commander parses them. */
-interface RunCommandOptions {
+interface RunCommandOptions extends RunnerSetupCommandOptions {
   agents: string;
   agent: string;
   input: string;
   thread?: string;
   traceparent?: string;
   tracestate?: string;
-  store: string;
-  guardrailUrl?: string;
-  scenario?: string;
   capture?: string;
-  tools?: string[];
-  contract?: string;
-  cases?: string;
-  /** False with `--no-packets`. */
-  packets: boolean;
   tenant?: string;
   subject?: string;
   roles?: string;
 }
-
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /**
  * `baton run`: one run (plus any handoffs), printing the result object as JSON on stdout.
  * Exit 0 when the last run completed, 1 when it failed or was blocked, 2 on a usage error.
  */
 export function register(program: Command): void {
-  program
+  const command = program
     .command('run')
     .description('run an agent once and print the result object as JSON (offline model unless OPENAI_API_KEY or OPENAI_BASE_URL is set)')
     .requiredOption('--agents <dir>', 'directory of *.agent.yml manifests (and baton.yml)')
@@ -38,15 +28,9 @@ export function register(program: Command): void {
     .requiredOption('--input <text>', 'the user message')
     .option('--thread <id>', 'continue this thread')
     .option('--traceparent <tp>', 'W3C traceparent to continue')
-    .option('--tracestate <ts>', 'W3C tracestate to carry')
-    .option('--store <file>', 'SQLite file for threads, runs and state', '.baton/baton.db')
-    .addOption(new Option('--guardrail-url <url>', 'guardrail service URL (default: the in-process engine)').env('BATON_GUARDRAIL_URL'))
-    .option('--scenario <file>', 'offline-model scenario (default: <agents>/../scenarios/*.scenario.yml)')
-    .option('--tools <module>', 'module exporting `tools` (repeatable; default: <agents>/../tools/*.mjs)', collect)
+    .option('--tracestate <ts>', 'W3C tracestate to carry');
+  addRunnerSetupOptions(command)
     .option('--capture <dir>', 'write every model request, exactly as sent, to <dir>/<sequence>-<agent id>.json')
-    .option('--contract <file>', 'recipient contract for purpose-bound handoff packets (default: <agents>/../contracts/*.contract.yml)')
-    .option('--cases <file>', 'case data the packets are built from (default: <agents>/../data/cases.json)')
-    .option('--no-packets', 'hand off without packets: the target sees only the handoff input')
     .option('--tenant <tenant>', 'authenticated tenant of the caller (packets need --tenant, --subject and --roles)')
     .option('--subject <subject>', 'authenticated user or service id of the caller')
     .option('--roles <r1,r2>', 'roles the caller holds, comma-separated')

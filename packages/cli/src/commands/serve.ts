@@ -1,39 +1,24 @@
 import { Option } from 'commander';
 import type { Command } from 'commander';
+import { addRunnerSetupOptions, type RunnerSetupCommandOptions } from './runner-options.js';
 
-interface ServeCommandOptions {
+interface ServeCommandOptions extends RunnerSetupCommandOptions {
   host: string;
   port: string;
   agents: string;
   token?: string;
-  store: string;
-  guardrailUrl?: string;
-  scenario?: string;
-  tools?: string[];
-  contract?: string;
-  cases?: string;
-  /** False with `--no-packets`. */
-  packets: boolean;
 }
-
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /** `baton serve`: the runner as an HTTP service until SIGINT/SIGTERM. */
 export function register(program: Command): void {
-  program
+  const command = program
     .command('serve')
     .description('serve the runner over HTTP: POST /v1/runs, GET /v1/threads/:id, GET /healthz')
     .option('--host <host>', 'address to bind', '127.0.0.1')
     .option('--port <port>', 'port to bind (0 picks a free one)', '8788')
     .option('--agents <dir>', 'directory of *.agent.yml manifests (and baton.yml)', 'agents')
-    .addOption(new Option('--token <token>', 'bearer token required on /v1/* (required off loopback)').env('BATON_RUNNER_TOKEN'))
-    .option('--store <file>', 'SQLite file for threads, runs and state', '.baton/baton.db')
-    .addOption(new Option('--guardrail-url <url>', 'guardrail service URL (default: the in-process engine)').env('BATON_GUARDRAIL_URL'))
-    .option('--scenario <file>', 'offline-model scenario (default: <agents>/../scenarios/*.scenario.yml)')
-    .option('--tools <module>', 'module exporting `tools` (repeatable; default: <agents>/../tools/*.mjs)', collect)
-    .option('--contract <file>', 'recipient contract for purpose-bound handoff packets (default: <agents>/../contracts/*.contract.yml)')
-    .option('--cases <file>', 'case data the packets are built from (default: <agents>/../data/cases.json)')
-    .option('--no-packets', 'hand off without packets: the target sees only the handoff input')
+    .addOption(new Option('--token <token>', 'bearer token required on /v1/* (required off loopback)').env('BATON_RUNNER_TOKEN'));
+  addRunnerSetupOptions(command)
     .action(async (opts: ServeCommandOptions) => {
       process.exitCode = await serveCommand(opts);
     });

@@ -1,0 +1,32 @@
+import { Option } from 'commander';
+import type { Command } from 'commander';
+
+/**
+ * The options `baton run` and `baton serve` share: where state lives, which guardrail, model
+ * scenario, tools and packet contract the runner is set up with. Kept apart from runner-setup.ts,
+ * which loads the runner lazily, so registering the commands stays cheap.
+ */
+export interface RunnerSetupCommandOptions {
+  store: string;
+  guardrailUrl?: string;
+  scenario?: string;
+  tools?: string[];
+  contract?: string;
+  cases?: string;
+  /** False with `--no-packets`. */
+  packets: boolean;
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** Adds the shared runner-setup options to `command`. */
+export function addRunnerSetupOptions(command: Command): Command {
+  return command
+    .option('--store <file>', 'SQLite file for threads, runs and state', '.baton/baton.db')
+    .addOption(new Option('--guardrail-url <url>', 'guardrail service URL (default: the in-process engine)').env('BATON_GUARDRAIL_URL'))
+    .option('--scenario <file>', 'offline-model scenario (default: <agents>/../scenarios/*.scenario.yml)')
+    .option('--tools <module>', 'module exporting `tools` (repeatable; default: <agents>/../tools/*.mjs)', collect)
+    .option('--contract <file>', 'recipient contract for purpose-bound handoff packets (default: <agents>/../contracts/*.contract.yml)')
+    .option('--cases <file>', 'case data the packets are built from (default: <agents>/../data/cases.json)')
+    .option('--no-packets', 'hand off without packets: the target sees only the handoff input');
+}

@@ -1,0 +1,2 @@
+// Public API of @baton/queue. Keep exports explicit.
+export const PACKAGE_NAME = '@baton/queue';

@@ -4,6 +4,7 @@ import { register as registerRun } from './commands/run.js';
 import { register as registerServe } from './commands/serve.js';
 import { register as registerSkill } from './commands/skill.js';
 import { register as registerValidate } from './commands/validate.js';
+import { register as registerWorker } from './commands/worker.js';
 
 /**
  * Builds the `baton` command. Each subcommand lives in `commands/<name>.ts` and exports a
@@ -26,4 +27,5 @@ const COMMANDS: Array<(program: Command) => void> = [
   registerServe,
   registerSkill,
   registerValidate,
+  registerWorker,
 ];

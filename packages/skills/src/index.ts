@@ -14,6 +14,7 @@ export {
 export {
   applyEdits,
   detectEditFormat,
+  sha256Hex,
   createUnifiedDiff,
   parseReplaceBlocks,
   parseUnifiedDiff,
@@ -38,6 +39,11 @@ export {
   createDelegation,
   APPROVAL_CAPABILITIES,
   DELEGATION_ENV,
+  taskIdFromKey,
+  createMemoryEditLedger,
+  createFileEditLedger,
+  DelegatedTaskSchema,
+  EditLedgerEntrySchema,
   createSkillRegistry,
   skillRegistryFrom,
   loadSkill,
@@ -65,6 +71,14 @@ export {
   type DelegationLogger,
   type PayloadLimits,
   type SpawnJson,
+  type TaskDispatcher,
+  type DelegatedTask,
+  type DelegatedTaskContext,
+  type DelegationScope,
+  type EditLedger,
+  type EditLedgerEntry,
+  type EditLedgerFile,
+  type FileEditLedgerOptions,
 } from './delegation/index.js';
 export { createTtyApprovalHook, type TtyApprovalHookOptions } from './approvals/tty.js';
 export { scaffoldSkill, SKILL_NAME_PATTERN, type ScaffoldSkillOptions, type ScaffoldSkillResult } from './scaffold/scaffold.js';

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyEdits, ConstraintViolationError, createUnifiedDiff, EditError, parseReplaceBlocks } from '../src/index.js';
+import { applyEdits, ConstraintViolationError, createUnifiedDiff, EditError, parseReplaceBlocks, sha256Hex } from '../src/index.js';
 import { tempDir } from './helpers/tmp.js';
 
 async function workspaceWith(files: Record<string, string>): Promise<string> {
@@ -32,8 +32,8 @@ describe('replace blocks', () => {
     expect(parseReplaceBlocks(text)).toHaveLength(2);
     const res = await applyEdits({ workspace: ws, edits: text });
     expect(res.changes).toEqual([
-      { path: 'src/a.js', action: 'modified' },
-      { path: 'b.txt', action: 'modified' },
+      { path: 'src/a.js', action: 'modified', sha256: sha256Hex('const x = 1;\nconst y = 3;\n') },
+      { path: 'b.txt', action: 'modified', sha256: sha256Hex('goodbye world\n') },
     ]);
     expect(await readFile(path.join(ws, 'src/a.js'), 'utf8')).toBe('const x = 1;\nconst y = 3;\n');
     expect(await readFile(path.join(ws, 'b.txt'), 'utf8')).toBe('goodbye world\n');

@@ -1,7 +1,7 @@
 import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { ToolImplementation } from '@baton/runner';
+import type { RunnerLimits, SystemTool, ThreadStore, ToolImplementation } from '@baton/runner';
 
 /**
  * Builds a Baton runner from CLI options. Shared by `baton run` and `baton serve`; every heavy
@@ -29,6 +29,12 @@ export interface RunnerSetupOptions {
   /** False turns the packet gate off (`--no-packets`): a handoff target then sees only the handoff's input. */
   packets?: boolean;
   env: NodeJS.ProcessEnv;
+  /** A store to use instead of the SQLite file (e.g. the Redis store of `baton worker`); closed by `close()`. */
+  store?: ThreadStore;
+  /** Runtime tools for agents whose baton.yml `system_tools` name them (e.g. `delegate_task`). */
+  systemTools?: SystemTool[];
+  /** Limits that override baton.yml's. */
+  limits?: RunnerLimits;
 }
 
 /** A usage mistake (exit code 2): the message says which flag is wrong. */
@@ -179,8 +185,13 @@ export async function setupRunner(options: RunnerSetupOptions) {
   };
   const model = await resolveModelProvider({ env: options.env, ...(scenarioFile ? { scenarioFile } : {}), ...(captureDir ? { fetch: capturingFetch } : {}) });
 
-  await mkdir(dirname(resolve(options.storeFile)), { recursive: true });
-  const store = createSqliteThreadStore({ file: resolve(options.storeFile), recoverOnOpen: true });
+  let store: ThreadStore;
+  if (options.store) {
+    store = options.store;
+  } else {
+    await mkdir(dirname(resolve(options.storeFile)), { recursive: true });
+    store = createSqliteThreadStore({ file: resolve(options.storeFile), recoverOnOpen: true });
+  }
   // The in-process engine is loaded only when no service URL is given.
   const validator = options.guardrailUrl
     ? createGuardrailClient({ url: options.guardrailUrl, ...(options.guardrailToken ? { token: options.guardrailToken } : {}) })
@@ -205,6 +216,8 @@ export async function setupRunner(options: RunnerSetupOptions) {
     modelProvider: model.provider,
     modelLabel: model.label,
     ...(handoffGate ? { handoffGate } : {}),
+    ...(options.systemTools ? { systemTools: options.systemTools } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
     ...(captureDir
       ? {
           onModelRequest: async (event: { sequence: number; agentId: string; request: unknown }) => {
@@ -219,6 +232,8 @@ export async function setupRunner(options: RunnerSetupOptions) {
     store,
     label: model.label,
     scenarioFile,
+    /** The guardrail every boundary is checked with (for delegation set up beside the runner). */
+    validator,
     /** The packet gate's files and whether its keys are ephemeral; undefined when handoffs are ungated. */
     packets: packets ? { contractFile: packets.contractFile, casesFile: packets.casesFile, ephemeralKeys: packets.keys.ephemeral } : undefined,
     async close() {

@@ -1,8 +1,20 @@
 import { Option } from 'commander';
 import type { Command } from 'commander';
+import type { ThreadStore } from '@baton/runner';
+import type { RunnerLike } from '@baton/runner/http';
+import { addQueueOptions, type QueueCommandOptions } from './queue-options.js';
 import { addRunnerSetupOptions, type RunnerSetupCommandOptions } from './runner-options.js';
 
-interface ServeCommandOptions extends RunnerSetupCommandOptions {
+/** What `baton serve` needs of its set-up: an in-process runner, or a producer onto the queue. */
+interface ServeSetup {
+  runner: RunnerLike;
+  store: ThreadStore;
+  label: string;
+  packets: { contractFile: string; casesFile: string; ephemeralKeys: boolean } | undefined;
+  close(): Promise<void>;
+}
+
+interface ServeCommandOptions extends RunnerSetupCommandOptions, QueueCommandOptions {
   host: string;
   port: string;
   agents: string;
@@ -18,6 +30,7 @@ export function register(program: Command): void {
     .option('--port <port>', 'port to bind (0 picks a free one)', '8788')
     .option('--agents <dir>', 'directory of *.agent.yml manifests (and baton.yml)', 'agents')
     .addOption(new Option('--token <token>', 'bearer token required on /v1/* (required off loopback)').env('BATON_RUNNER_TOKEN'));
+  addQueueOptions(command, false);
   addRunnerSetupOptions(command)
     .action(async (opts: ServeCommandOptions) => {
       process.exitCode = await serveCommand(opts);
@@ -31,10 +44,10 @@ async function serveCommand(opts: ServeCommandOptions): Promise<number> {
     process.stderr.write(`baton serve: --port must be an integer from 0 to 65535; got ${JSON.stringify(opts.port)}\n`);
     return 2;
   }
-  let setup: Awaited<ReturnType<typeof setupRunner>> | undefined;
+  let setup: ServeSetup | undefined;
   try {
     const { authenticatedRunner } = await import('./serve-auth.js');
-    setup = await setupRunner({
+    setup = opts.queue !== undefined ? await (await import('./queue-producer.js')).setupQueueProducer(opts) : await setupRunner({
       agentsDir: opts.agents,
       storeFile: opts.store,
       env: process.env,
@@ -74,7 +87,7 @@ async function serveCommand(opts: ServeCommandOptions): Promise<number> {
   } catch (err) {
     const code = (err as { code?: unknown }).code;
     process.stderr.write(`baton serve: ${(err as Error).message ?? String(err)}\n`);
-    return err instanceof UsageError || code === 'RUNNER_HTTP_CONFIG' ? 2 : 1;
+    return err instanceof UsageError || code === 'RUNNER_HTTP_CONFIG' || code === 'QUEUE_CONFIG' ? 2 : 1;
   } finally {
     await setup?.close().catch(() => undefined);
   }

@@ -50,6 +50,9 @@ function statusFor(code: string): number {
   if (code === 'AGENT_NOT_FOUND' || code === 'STORE_THREAD_NOT_FOUND') return 404;
   if (code === 'INVALID_REQUEST' || code === 'STORE_INVALID_INPUT' || code === 'INVALID_TRACEPARENT') return 400;
   if (code === 'STORE_THREAD_BUSY') return 409;
+  // Run on a queue (`baton serve --queue`): Redis down, or no worker finished the job in time.
+  if (code === 'QUEUE_UNAVAILABLE' || code === 'STORE_UNAVAILABLE') return 503;
+  if (code === 'QUEUE_TIMEOUT') return 504;
   return 500;
 }
 
@@ -138,6 +141,9 @@ export function createRunnerServer(options: RunnerServerOptions): RunnerServer {
         const body = parsed.data;
         const traceparent = header(request, 'traceparent');
         const tracestate = header(request, 'tracestate');
+        // Retrying a request with the same key is safe: state merges are applied once, and on a
+        // queue the retry joins the first request's job instead of starting another.
+        const idempotencyKey = header(request, 'idempotency-key');
         const result = await runner.run({
           agentId: body.agent_id,
           input: body.input,
@@ -145,6 +151,7 @@ export function createRunnerServer(options: RunnerServerOptions): RunnerServer {
           ...(body.agent_version ? { agentVersion: body.agent_version } : {}),
           ...(traceparent ? { traceparent } : {}),
           ...(tracestate ? { tracestate } : {}),
+          ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
           signal: controller.signal,
         });
         return reply.code(200).send(result);
@@ -152,7 +159,7 @@ export function createRunnerServer(options: RunnerServerOptions): RunnerServer {
         if (err instanceof RunnerError || (err instanceof Error && typeof (err as { code?: unknown }).code === 'string')) {
           const code = (err as RunnerError).code;
           const status = statusFor(code);
-          if (status < 500) return fail(reply, status, code, err.message);
+          if (status < 500 || status === 503 || status === 504) return fail(reply, status, code, err.message);
           request.log.error({ err_name: err.name, err_code: code }, 'run failed');
           return fail(reply, 500, code, 'the run failed inside the runner; see the runner logs');
         }

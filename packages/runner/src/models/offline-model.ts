@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Usage } from '@openai/agents-core';
 import type { Model, ModelRequest, ModelResponse, StreamEvent } from '@openai/agents-core';
 import type { AgentAwareModelProvider } from './agent-model.js';
@@ -118,6 +119,9 @@ export class OfflineModel implements Model {
   async getResponse(request: ModelRequest): Promise<ModelResponse> {
     request.signal?.throwIfAborted();
     const { output, rule } = this.decide(request);
+    const latency = this.#scenario.latency_ms ?? 0;
+    // Simulated latency stands for the network round trip of a hosted model; aborts cut it short.
+    if (latency > 0) await sleep(latency, undefined, request.signal ? { signal: request.signal } : undefined);
     return {
       usage: new Usage({ requests: 1 }),
       output,

@@ -101,6 +101,8 @@ export const ScenarioSchema = z
     /** A short name shown in outputs. */
     name: z.string().min(1),
     description: z.string().optional(),
+    /** Simulated model latency per call, ms (benchmarks and concurrency tests); default 0. */
+    latency_ms: z.number().int().min(0).max(60_000).optional(),
     agents: z.record(z.string().min(1), ScenarioAgentSchema),
   })
   .strict();

@@ -32,6 +32,8 @@ export interface CallState {
   onModelRequest: ModelRequestListener | undefined;
   fetch: typeof fetch;
   logger: RunnerLogger;
+  /** RunRequest.idempotencyKey; the base of every key this call derives. */
+  idempotencyKey: string | undefined;
 }
 
 /** One agent run in progress. */
@@ -46,4 +48,14 @@ export interface AgentRunState {
   handoffRequests: Map<string, HandoffPayload>;
   /** Set when a terminal system tool was called. */
   terminal?: { callId: string; name: string; arguments: JsonObject };
+  /** Position of this agent run in its call's chain (0 first); part of derived idempotency keys. */
+  ordinal: number;
+  /** Tool calls and state merges made so far in this agent run (for derived idempotency keys). */
+  counters: { toolCalls: number; stateMerges: number };
+}
+
+/** The key of this agent run's next state merge, when the call has an idempotency key. */
+export function nextStateMergeKey(call: CallState, run: AgentRunState): string | undefined {
+  if (call.idempotencyKey === undefined) return undefined;
+  return `${call.idempotencyKey}#r${run.ordinal}.state${run.counters.stateMerges++}`;
 }

@@ -15,9 +15,10 @@ import {
   type RegistryProblem,
 } from '../errors.js';
 import type { AgentRegistry, RegisteredAgent } from '../registry/types.js';
-import { createMemoryThreadStore } from '../store/index.js';
+import { ACTIVE_RUN_STATUSES, RUNNER_CRASHED, createMemoryThreadStore } from '../store/index.js';
+import { ABANDONED_RUN_MESSAGE } from '../store/rules.js';
 import type { JsonObject, RunStatus, ThreadStore } from '../store/types.js';
-import type { AgentRunState, CallState } from './call-state.js';
+import { nextStateMergeKey, type AgentRunState, type CallState } from './call-state.js';
 import { checkGuardrail, type GuardrailCheckerOptions, type RecordedDecision } from './guardrails.js';
 import { runInProcessAgent, type AgentRunOutcome } from './in-process-agent.js';
 import { ArgumentValidator } from './schema-validator.js';
@@ -72,12 +73,18 @@ export interface RunnerOptions {
 }
 
 /** Limit defaults, in one place. */
-export const DEFAULT_LIMITS: Required<RunnerLimits> = {
+export const DEFAULT_LIMITS: Required<Omit<RunnerLimits, 'lockLeaseMs'>> & Pick<RunnerLimits, 'lockLeaseMs'> = {
   maxTurns: 10,
   maxHandoffs: 5,
   runTimeoutMs: 120_000,
   guardrailTimeoutMs: 2_000,
+  /** Unset: `runTimeoutMs` + 10000. */
+  lockLeaseMs: undefined,
 };
+
+/** Added to `runTimeoutMs` for the default thread-lock lease. */
+const LOCK_LEASE_MARGIN_MS = 10_000;
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9][A-Za-z0-9_.:/-]{0,119}$/;
 
 const THREAD_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,199}$/;
 const REFUSAL = 'I can’t share that response: it was withheld by a guardrail.';
@@ -93,7 +100,7 @@ class InputBlockedDuringRace extends GuardrailBlockedError {}
 export class Runner {
   private readonly registry: AgentRegistry;
   private readonly store: ThreadStore;
-  private readonly limits: Required<RunnerLimits>;
+  private readonly limits: typeof DEFAULT_LIMITS;
   private readonly tracing: RunTracing;
   private readonly sdkRunner: SdkRunner;
   private readonly validator = new ArgumentValidator();
@@ -175,11 +182,12 @@ export class Runner {
       root.span.setAttribute('baton.thread.id', threadId);
       const lock = await this.store.acquireThreadLock(threadId, {
         owner: `call_${randomUUID()}`,
-        leaseMs: this.limits.runTimeoutMs + 10_000,
+        leaseMs: this.limits.lockLeaseMs ?? this.limits.runTimeoutMs + LOCK_LEASE_MARGIN_MS,
         waitMs: this.limits.runTimeoutMs,
         signal: controller.signal,
       });
       try {
+        await this.failAbandonedRuns(threadId);
         const writes = new WriteBuffer(this.store);
         let outcome: Awaited<ReturnType<Runner['runChain']>>;
         try {
@@ -238,6 +246,18 @@ export class Runner {
     }
   }
 
+  /**
+   * Runs execute only under the thread lock, so a run still active when the lock is ours belongs
+   * to a process that died (its lease expired): record it as crashed before starting again.
+   */
+  private async failAbandonedRuns(threadId: string): Promise<void> {
+    const stale = (await this.store.listRuns(threadId)).filter((r) => ACTIVE_RUN_STATUSES.includes(r.status));
+    for (const r of stale) {
+      await this.store.updateRun(r.id, { status: 'failed', error: { code: RUNNER_CRASHED, message: ABANDONED_RUN_MESSAGE } });
+      this.logger.warn('marked a run abandoned by a dead process as failed', { thread_id: threadId, run_id: r.id, agent_id: r.agentId });
+    }
+  }
+
   private async ensureThread(threadId: string | undefined): Promise<string> {
     if (threadId !== undefined) {
       if (await this.store.getThread(threadId)) return threadId;
@@ -291,6 +311,7 @@ export class Runner {
       onModelRequest: this.options.onModelRequest,
       fetch: this.options.fetch ?? globalThis.fetch,
       logger: this.logger,
+      idempotencyKey: request.idempotencyKey,
     };
 
     let agent = first;
@@ -333,7 +354,14 @@ export class Runner {
           ? { status: 'expired' as const, error: { code: 'RUN_TIMEOUT', message: `the run took longer than ${this.limits.runTimeoutMs} ms` } }
           : { status: 'cancelled' as const, error: { code: 'ABORTED', message: 'the caller aborted the run' } };
 
-      const run: AgentRunState = { agent, runId: record.id, context: scope.context, handoffRequests: new Map() };
+      const run: AgentRunState = {
+        agent,
+        runId: record.id,
+        context: scope.context,
+        handoffRequests: new Map(),
+        ordinal: chain.length - 1,
+        counters: { toolCalls: 0, stateMerges: 0 },
+      };
       let outcome: AgentRunOutcome;
       try {
         outcome = (await withAbort(signal, this.executeAgent(call, run, input, prepared))).outcome;
@@ -539,12 +567,13 @@ export class Runner {
 
     let prepared: PreparedHandoff | undefined;
     let input = payload.input;
+    const mergeKey = nextStateMergeKey(call, run);
     if (!this.options.handoffGate) {
-      await call.writes.mergeState(call.threadId, payload.state);
+      await call.writes.mergeState(call.threadId, payload.state, mergeKey);
     } else {
       // The gate may read the store: everything so far is committed first.
       await call.writes.flush();
-      const threadState = await this.store.mergeState(call.threadId, payload.state);
+      const threadState = await this.store.mergeState(call.threadId, payload.state, mergeKey !== undefined ? { idempotencyKey: mergeKey } : undefined);
       try {
         prepared = await this.options.handoffGate.prepare({
           threadId: call.threadId,
@@ -626,4 +655,7 @@ function validateRequest(request: RunRequest): void {
     throw new InvalidRunRequestError('run(request): maxTurns must be a positive integer');
   }
   if (request.agentVersion !== undefined && typeof request.agentVersion !== 'string') throw new InvalidRunRequestError('run(request): agentVersion must be a string');
+  if (request.idempotencyKey !== undefined && (typeof request.idempotencyKey !== 'string' || !IDEMPOTENCY_KEY.test(request.idempotencyKey))) {
+    throw new InvalidRunRequestError('run(request): idempotencyKey must be 1-120 characters of letters, digits, _ . : - /, starting with a letter or digit');
+  }
 }

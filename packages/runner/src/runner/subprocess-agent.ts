@@ -1,6 +1,6 @@
 import { HANDOFF_PROTOCOL_NAME, HANDOFF_WIRE_NAME, type AgentProcessInput, type HandoffPayload } from '@baton/manifest';
 import { runAgentProcess } from '../process/index.js';
-import type { AgentRunState, CallState } from './call-state.js';
+import { nextStateMergeKey, type AgentRunState, type CallState } from './call-state.js';
 import type { AgentRunOutcome } from './in-process-agent.js';
 import { parseHandoffArguments } from './handoff-tool.js';
 import { executeToolCall, toolSpecsFor } from './tool-calls.js';
@@ -42,7 +42,7 @@ export async function runSubprocessAgent(call: CallState, run: AgentRunState, in
     return { kind: 'error', error: { code: `AGENT_PROCESS_${result.error.code}`, message: `agent process for ${manifest.id} failed: ${result.error.message}` } };
   }
   const output = result.output;
-  if (Object.keys(output.state).length > 0) await call.writes.mergeState(call.threadId, output.state);
+  if (Object.keys(output.state).length > 0) await call.writes.mergeState(call.threadId, output.state, nextStateMergeKey(call, run));
 
   const specs = new Map(toolSpecsFor(call, run).flatMap((s) => [[s.wireName, s] as const, [s.protocolName, s] as const]));
   let handoff: { callId: string; payload: HandoffPayload } | undefined;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { HANDOFF_PROTOCOL_NAME, HANDOFF_WIRE_NAME, toProtocolName } from '@baton/manifest';
 import type { JsonObject } from '../store/types.js';
 import type { AgentRunState, CallState } from './call-state.js';
@@ -74,6 +75,9 @@ async function appendItem(call: CallState, run: AgentRunState, item: JsonObject)
  * model-visible output; never throws for tool, model or guardrail problems.
  */
 export async function executeToolCall(call: CallState, run: AgentRunState, spec: ToolSpec, rawArguments: string, callId: string): Promise<string> {
+  // Taken before any await: the SDK starts a turn's calls in the model's order, so a retried
+  // run that makes the same calls numbers them the same way.
+  const ordinal = run.counters.toolCalls++;
   if (run.inputGate && !(await run.inputGate)) return 'Error: the input was blocked by a guardrail; no tool may run.';
   if (spec.kind === 'handoff') return recordHandoff(call, run, spec, rawArguments, callId);
 
@@ -139,6 +143,7 @@ export async function executeToolCall(call: CallState, run: AgentRunState, spec:
       auth: call.auth,
       fetch: fetchWithTraceHeaders(scope.context, call.fetch),
       ...headers,
+      ...(call.idempotencyKey !== undefined ? { idempotencyKey: toolCallKey(call.idempotencyKey, run, ordinal, spec.protocolName, effectiveArgs) } : {}),
     };
     let result: unknown;
     // The call's records are committed before the tool runs (it may have side effects or read the store).
@@ -171,6 +176,15 @@ export async function executeToolCall(call: CallState, run: AgentRunState, spec:
   } finally {
     endSpan(scope.span, errorCode ? { code: errorCode, message: `tool call ended with ${errorCode}` } : undefined);
   }
+}
+
+/**
+ * `<request key>#r<agent run>.call<n>.<digest of tool and arguments>`: a retry that makes the same
+ * call at the same place gets the same key; a call with other arguments gets another one.
+ */
+function toolCallKey(base: string, run: AgentRunState, ordinal: number, toolName: string, args: Record<string, unknown>): string {
+  const digest = createHash('sha256').update(`${toolName}\n${JSON.stringify(args)}`).digest('hex').slice(0, 16);
+  return `${base}#r${run.ordinal}.call${ordinal}.${digest}`;
 }
 
 async function recordHandoff(call: CallState, run: AgentRunState, spec: ToolSpec, rawArguments: string, callId: string): Promise<string> {

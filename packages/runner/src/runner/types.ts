@@ -32,6 +32,12 @@ export interface ToolContext {
   tracestate?: string;
   /** `fetch` that injects trace headers. */
   fetch: typeof fetch;
+  /**
+   * Present when the run was given `RunRequest.idempotencyKey`: the same for the same call (same
+   * agent run, same position, same tool and arguments) when a crashed run is retried. A tool with
+   * side effects uses it to do its work at most once.
+   */
+  idempotencyKey?: string;
 }
 
 /** A user tool: arguments are already validated against the manifest's JSON Schema. */
@@ -96,6 +102,11 @@ export interface RunnerLimits {
   runTimeoutMs?: number;
   /** Guardrail call timeout, ms (default 2000). */
   guardrailTimeoutMs?: number;
+  /**
+   * Lease of the thread lock, ms (default `runTimeoutMs` + 10000). The runner renews it while the
+   * run lives, so it only bounds how long a thread stays locked after its process dies.
+   */
+  lockLeaseMs?: number;
 }
 
 /** A request for one run (plus any handoffs it causes). */
@@ -116,6 +127,13 @@ export interface RunRequest {
   depth?: number;
   /** Per-run override of `maxTurns`. */
   maxTurns?: number;
+  /**
+   * Makes a retried request safe: state merges carry keys derived from it (a store applies each at
+   * most once) and tools receive `ToolContext.idempotencyKey`. Give the same key when re-running a
+   * request whose first attempt may have partly happened (e.g. a queue job retried after a crash).
+   * 1-120 characters of letters, digits, `_ . : - /`.
+   */
+  idempotencyKey?: string;
 }
 
 /** One run as reported in a result. */

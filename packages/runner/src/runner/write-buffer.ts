@@ -30,10 +30,13 @@ export class WriteBuffer {
     else await this.store.updateRun(runId, input);
   }
 
-  /** Queued with the rest when batching; returns nothing (use the store directly for the new state). */
-  async mergeState(threadId: string, patch: JsonObject): Promise<void> {
-    if (this.batch) this.queue.push({ op: 'mergeState', threadId, patch });
-    else await this.store.mergeState(threadId, patch);
+  /**
+   * Queued with the rest when batching; returns nothing (use the store directly for the new
+   * state). With `idempotencyKey` the store applies the merge at most once per key.
+   */
+  async mergeState(threadId: string, patch: JsonObject, idempotencyKey?: string): Promise<void> {
+    if (this.batch) this.queue.push({ op: 'mergeState', threadId, patch, ...(idempotencyKey !== undefined ? { idempotencyKey } : {}) });
+    else await this.store.mergeState(threadId, patch, idempotencyKey !== undefined ? { idempotencyKey } : undefined);
   }
 
   /** Commits everything queued so far as one atomic change. */

@@ -48,3 +48,16 @@ export class InvalidStoreInputError extends StoreError {
     this.name = 'InvalidStoreInputError';
   }
 }
+
+/**
+ * Infrastructure error: the service behind the store (e.g. a Redis server) cannot be reached or
+ * is not serving (connection refused or lost, timed out, loading, read-only replica). Nothing is
+ * wrong with the call: retry it later. A write that failed this way may or may not have been
+ * applied (its reply was lost); make retried state merges safe with an idempotency key.
+ */
+export class StoreUnavailableError extends StoreError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('STORE_UNAVAILABLE', message, options);
+    this.name = 'StoreUnavailableError';
+  }
+}

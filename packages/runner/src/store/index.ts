@@ -3,9 +3,32 @@ export { createSqliteThreadStore } from './sqlite-store.js';
 export type { SqliteThreadStoreOptions } from './sqlite-store.js';
 export { createMemoryThreadStore } from './memory-store.js';
 export type { MemoryThreadStoreOptions } from './memory-store.js';
-export { StoreError, ThreadNotFoundError, RunNotFoundError, ThreadBusyError, InvalidStoreInputError } from './errors.js';
+export {
+  StoreError,
+  ThreadNotFoundError,
+  RunNotFoundError,
+  ThreadBusyError,
+  InvalidStoreInputError,
+  StoreUnavailableError,
+} from './errors.js';
 export { mergeStateObjects, RUNNER_CRASHED, TERMINAL_RUN_STATUSES, ACTIVE_RUN_STATUSES } from './rules.js';
-export { LOCK_DEFAULTS } from './lock-wait.js';
+// The building blocks of the built-in stores, for other ThreadStore implementations (e.g.
+// @baton/queue's Redis store) so they validate input with the same rules and messages.
+export {
+  ABANDONED_RUN_MESSAGE,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+  isPlainObject,
+  encodeObject,
+  checkId,
+  checkStatus,
+  checkError,
+  checkLockOptions,
+  checkMergeOptions,
+  checkIdempotencyKey,
+  assertTransition,
+} from './rules.js';
+export { LOCK_DEFAULTS, waitForLock } from './lock-wait.js';
+export { defaultIdGenerator } from './ids.js';
 export type { StoreIdKind } from './ids.js';
 export { RUN_STATUSES } from './types.js';
 export type {
@@ -21,4 +44,5 @@ export type {
   AcquireLockOptions,
   ThreadStore,
   StoreWrite,
+  MergeStateOptions,
 } from './types.js';

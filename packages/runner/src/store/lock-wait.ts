@@ -15,14 +15,16 @@ export const LOCK_DEFAULTS = {
 /**
  * Retries `attempt` with jittered exponential backoff until it returns a value, `waitMs`
  * elapses (ThreadBusyError), or `signal` aborts. `attempt` returns `undefined` when busy and
- * the current holder through `holder()` for the error message.
+ * the current holder through `holder()` for the error message. Both may be synchronous (an
+ * in-process or SQLite store) or return a promise (a store behind a network, e.g. Redis); an
+ * `attempt` that throws or rejects ends the wait with that error.
  */
 export async function waitForLock<T>(options: {
   threadId: string;
   waitMs: number;
   signal?: AbortSignal;
-  attempt: () => T | undefined;
-  holder: () => string | undefined;
+  attempt: () => T | undefined | Promise<T | undefined>;
+  holder: () => string | undefined | Promise<string | undefined>;
   /** Resolves early when the lock may have become free (in-process release). */
   released?: () => Promise<void>;
 }): Promise<T> {
@@ -34,10 +36,10 @@ export async function waitForLock<T>(options: {
         cause: options.signal.reason,
       });
     }
-    const acquired = options.attempt();
+    const acquired = await options.attempt();
     if (acquired !== undefined) return acquired;
     const waited = Date.now() - started;
-    if (waited >= options.waitMs) throw new ThreadBusyError(options.threadId, waited, options.holder());
+    if (waited >= options.waitMs) throw new ThreadBusyError(options.threadId, waited, await options.holder());
     const pause = Math.min(backoff * (0.5 + Math.random()), options.waitMs - waited);
     backoff = Math.min(backoff * 2, LOCK_DEFAULTS.maxBackoffMs);
     const timer = sleep(Math.max(1, pause), undefined, { signal: options.signal }).catch(() => undefined);

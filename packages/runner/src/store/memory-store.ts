@@ -9,6 +9,7 @@ import {
   checkError,
   checkId,
   checkLockOptions,
+  checkMergeOptions,
   checkStatus,
   copyObject,
   isPlainObject,
@@ -29,6 +30,8 @@ interface ThreadEntry {
   nextSeq: number;
   items: ThreadItem[];
   audit: AuditRecord[];
+  /** Idempotency keys of the state writes applied on this thread. */
+  applied: Set<string>;
 }
 
 /**
@@ -69,10 +72,15 @@ export function createMemoryThreadStore(options: MemoryThreadStoreOptions = {}):
   };
   const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
-  const writeState = (threadId: string, value: unknown, replace: boolean): JsonObject => {
+  const writeState = (threadId: string, value: unknown, replace: boolean, options: unknown): JsonObject => {
     checkId(threadId, 'thread id');
     const patch = copyObject(value, replace ? 'thread state' : 'state patch');
+    const key = checkMergeOptions(options, replace ? 'replaceState options' : 'mergeState options');
     const entry = requireThread(threadId);
+    if (key !== undefined) {
+      if (entry.applied.has(key)) return clone(entry.record.state);
+      entry.applied.add(key);
+    }
     entry.record.state = replace ? patch : mergeStateObjects(entry.record.state, patch);
     entry.record.updatedAt = now();
     return clone(entry.record.state);
@@ -87,7 +95,7 @@ export function createMemoryThreadStore(options: MemoryThreadStoreOptions = {}):
       if (threads.has(id)) throw new StoreError('STORE_THREAD_EXISTS', `thread ${JSON.stringify(id)} already exists`);
       const at = now();
       const record: ThreadRecord = { id, createdAt: at, updatedAt: at, state, metadata };
-      threads.set(id, { record, nextSeq: 1, items: [], audit: [] });
+      threads.set(id, { record, nextSeq: 1, items: [], audit: [], applied: new Set() });
       return clone(record);
     },
 
@@ -97,14 +105,14 @@ export function createMemoryThreadStore(options: MemoryThreadStoreOptions = {}):
       return entry ? clone(entry.record) : undefined;
     },
 
-    async mergeState(threadId, patch) {
+    async mergeState(threadId, patch, mergeOptions) {
       open('mergeState');
-      return writeState(threadId, patch, false);
+      return writeState(threadId, patch, false, mergeOptions);
     },
 
-    async replaceState(threadId, state) {
+    async replaceState(threadId, state, replaceOptions) {
       open('replaceState');
-      return writeState(threadId, state, true);
+      return writeState(threadId, state, true, replaceOptions);
     },
 
     async createRun(threadId, input) {

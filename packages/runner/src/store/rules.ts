@@ -2,7 +2,7 @@ import type { JsonObject, RunStatus } from './types.js';
 import { RUN_STATUSES } from './types.js';
 import { InvalidStoreInputError, StoreError } from './errors.js';
 import { LOCK_DEFAULTS } from './lock-wait.js';
-import type { AcquireLockOptions } from './types.js';
+import type { AcquireLockOptions, MergeStateOptions } from './types.js';
 
 /** Terminal statuses: a run that reached one never changes status again. */
 export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = ['completed', 'cancelled', 'failed', 'expired'];
@@ -12,8 +12,10 @@ export const ACTIVE_RUN_STATUSES: readonly RunStatus[] = ['queued', 'in_progress
 
 /** Error code `recoverAbandonedRuns` records on runs whose process died. */
 export const RUNNER_CRASHED = 'RUNNER_CRASHED';
+/** The message `recoverAbandonedRuns` records with {@link RUNNER_CRASHED}. */
 export const ABANDONED_RUN_MESSAGE = 'the process running this run stopped without finishing it (its thread lock expired)';
 
+/** True for a plain object (`{}` or `Object.create(null)`): not an array, class instance or null. */
 export function isPlainObject(value: unknown): value is JsonObject {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
   const proto = Object.getPrototypeOf(value) as unknown;
@@ -40,6 +42,7 @@ export function copyObject(value: unknown, what: string): JsonObject {
   return JSON.parse(encodeObject(value, what)) as JsonObject;
 }
 
+/** Validates a run status (`what` names the argument in the InvalidStoreInputError). */
 export function checkStatus(status: unknown, what: string): RunStatus {
   if (typeof status !== 'string' || !(RUN_STATUSES as readonly string[]).includes(status)) {
     throw new InvalidStoreInputError(`${what} must be one of ${RUN_STATUSES.join(', ')}, got ${describe(status)}`);
@@ -47,6 +50,7 @@ export function checkStatus(status: unknown, what: string): RunStatus {
   return status as RunStatus;
 }
 
+/** Validates an id: a non-empty string of at most 200 characters (`what` names it in the error). */
 export function checkId(id: unknown, what: string): string {
   if (typeof id !== 'string' || id.length === 0 || id.length > 200) {
     throw new InvalidStoreInputError(`${what} must be a non-empty string of at most 200 characters, got ${describe(id)}`);
@@ -54,6 +58,33 @@ export function checkId(id: unknown, what: string): string {
   return id;
 }
 
+/** The longest idempotency key a store accepts. */
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
+
+/**
+ * Validates {@link MergeStateOptions} (`what` names the call in messages) and returns the
+ * idempotency key, or `undefined` when there is none.
+ */
+export function checkMergeOptions(options: unknown, what = 'mergeState options'): string | undefined {
+  if (options === undefined || options === null) return undefined;
+  if (!isPlainObject(options)) throw new InvalidStoreInputError(`${what} must be an object, got ${describe(options)}`);
+  return checkIdempotencyKey((options as MergeStateOptions).idempotencyKey);
+}
+
+/** Validates an idempotency key: `undefined` (none) or a non-empty string of at most 200 characters. */
+export function checkIdempotencyKey(key: unknown): string | undefined {
+  if (key === undefined) return undefined;
+  if (typeof key !== 'string' || key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    throw new InvalidStoreInputError(
+      `idempotency key must be a non-empty string of at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters, got ${describe(key)}${
+        typeof key === 'string' && key.length > MAX_IDEMPOTENCY_KEY_LENGTH ? ` (${key.length} characters)` : ''
+      }`,
+    );
+  }
+  return key;
+}
+
+/** Validates a run error: `{ code, message }` strings, or `null`/`undefined` (returned as `null`). */
 export function checkError(error: unknown, what: string): { code: string; message: string } | null {
   if (error === null || error === undefined) return null;
   if (!isPlainObject(error) || typeof error.code !== 'string' || typeof error.message !== 'string') {

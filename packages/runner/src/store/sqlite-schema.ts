@@ -51,4 +51,13 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
     expires_at   INTEGER NOT NULL
   );
   `,
+  // 2: idempotency keys of state writes (MergeStateOptions.idempotencyKey), one row per applied key.
+  `
+  CREATE TABLE applied_writes (
+    thread_id   TEXT NOT NULL REFERENCES threads(id),
+    key         TEXT NOT NULL,
+    created_at  TEXT NOT NULL,
+    PRIMARY KEY (thread_id, key)
+  ) WITHOUT ROWID;
+  `,
 ];

@@ -13,6 +13,8 @@ import {
   mergeStateObjects,
   assertTransition,
   checkLockOptions,
+  checkMergeOptions,
+  checkIdempotencyKey,
 } from './rules.js';
 import { waitForLock } from './lock-wait.js';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.js';
@@ -116,6 +118,7 @@ export function createSqliteThreadStore(options: SqliteThreadStoreOptions): Thre
     threadExists: db.prepare<[string], number>('SELECT 1 FROM threads WHERE id = ?').pluck(),
     insertThread: db.prepare('INSERT INTO threads (id, created_at, updated_at, state, metadata) VALUES (?, ?, ?, ?, ?)'),
     setState: db.prepare('UPDATE threads SET state = ?, updated_at = ? WHERE id = ?'),
+    recordKey: db.prepare('INSERT OR IGNORE INTO applied_writes (thread_id, key, created_at) VALUES (?, ?, ?)'),
     getRun: db.prepare<[string], RunRow>('SELECT * FROM runs WHERE id = ?'),
     listRuns: db.prepare<[string], RunRow>('SELECT * FROM runs WHERE thread_id = ? ORDER BY rowid'),
     insertRun: db.prepare(
@@ -169,10 +172,13 @@ export function createSqliteThreadStore(options: SqliteThreadStoreOptions): Thre
     return run;
   };
 
-  const writeStateBody = (threadId: string, patch: JsonObject, replace: boolean): JsonObject => {
+  /** Applies a state write; with a key already recorded for the thread, returns the state unchanged. */
+  const writeStateBody = (threadId: string, patch: JsonObject, replace: boolean, key: string | undefined): JsonObject => {
     const row = requireThread(threadId);
+    const at = now();
+    if (key !== undefined && stmt.recordKey.run(threadId, key, at).changes === 0) return JSON.parse(row.state) as JsonObject;
     const next = replace ? patch : mergeStateObjects(JSON.parse(row.state) as JsonObject, patch);
-    stmt.setState.run(JSON.stringify(next), now(), threadId);
+    stmt.setState.run(JSON.stringify(next), at, threadId);
     return next;
   };
   const writeState = db.transaction(writeStateBody);
@@ -284,17 +290,19 @@ export function createSqliteThreadStore(options: SqliteThreadStoreOptions): Thre
       });
     },
 
-    async mergeState(threadId, patch) {
+    async mergeState(threadId, patch, mergeOptions) {
       return op('mergeState', () => {
         const encoded = encodeObject(patch, 'state patch');
-        return writeState.immediate(checkId(threadId, 'thread id'), JSON.parse(encoded) as JsonObject, false);
+        const key = checkMergeOptions(mergeOptions, 'mergeState options');
+        return writeState.immediate(checkId(threadId, 'thread id'), JSON.parse(encoded) as JsonObject, false, key);
       });
     },
 
-    async replaceState(threadId, state) {
+    async replaceState(threadId, state, replaceOptions) {
       return op('replaceState', () => {
         const encoded = encodeObject(state, 'thread state');
-        return writeState.immediate(checkId(threadId, 'thread id'), JSON.parse(encoded) as JsonObject, true);
+        const key = checkMergeOptions(replaceOptions, 'replaceState options');
+        return writeState.immediate(checkId(threadId, 'thread id'), JSON.parse(encoded) as JsonObject, true, key);
       });
     },
 
@@ -372,7 +380,8 @@ export function createSqliteThreadStore(options: SqliteThreadStoreOptions): Thre
             case 'mergeState': {
               const threadId = checkId(w.threadId, 'thread id');
               const patch = JSON.parse(encodeObject(w.patch, 'state patch')) as JsonObject;
-              return () => void writeStateBody(threadId, patch, false);
+              const key = checkIdempotencyKey(w.idempotencyKey);
+              return () => void writeStateBody(threadId, patch, false, key);
             }
             default:
               throw new InvalidStoreInputError(`writeBatch: unknown write ${JSON.stringify((w as { op?: unknown })?.op)}`);

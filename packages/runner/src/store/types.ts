@@ -87,12 +87,30 @@ export interface AcquireLockOptions {
   autoRenew?: boolean;
 }
 
+/** Options of {@link ThreadStore.mergeState} and {@link ThreadStore.replaceState}. */
+export interface MergeStateOptions {
+  /**
+   * Applies the merge at most once per key on this thread: a repeat changes nothing and returns
+   * the current state. The key is recorded in the same atomic change as the merge, so a retried
+   * job or a redelivered message whose first attempt did commit is not applied twice. A non-empty
+   * string of at most 200 characters; keys are never forgotten, so derive them from something
+   * that names the write (e.g. `<runId>:<step>`), not from the time.
+   */
+  idempotencyKey?: string;
+}
+
 /** One write of a {@link ThreadStore.writeBatch}: the same inputs as the method of that name. */
 export type StoreWrite =
   | { op: 'appendItems'; threadId: string; runId: string; items: JsonObject[] }
   | { op: 'appendAudit'; record: Omit<AuditRecord, 'id' | 'createdAt'> & { id?: string } }
   | { op: 'updateRun'; runId: string; input: UpdateRunInput }
-  | { op: 'mergeState'; threadId: string; patch: JsonObject };
+  | {
+      op: 'mergeState';
+      threadId: string;
+      patch: JsonObject;
+      /** As {@link MergeStateOptions.idempotencyKey}: a repeated key (even earlier in the same batch) is skipped. */
+      idempotencyKey?: string;
+    };
 
 /**
  * Persistence for threads, runs, items, state and audit records. Every method is one atomic
@@ -104,11 +122,15 @@ export interface ThreadStore {
   /**
    * Shallow-merges `patch` into the thread's state atomically and returns the new state: each
    * top-level key of `patch` replaces that key (nested objects are not merged), `null` is kept
-   * as a value (it does not delete), other keys stay. Concurrent merges never lose a key.
+   * as a value (it does not delete), other keys stay. Concurrent merges never lose a key. With
+   * `options.idempotencyKey`, a merge whose key was already applied on this thread is a no-op.
    */
-  mergeState(threadId: string, patch: JsonObject): Promise<JsonObject>;
-  /** Replaces the thread's whole state atomically (e.g. with an agent process's returned state). */
-  replaceState?(threadId: string, state: JsonObject): Promise<JsonObject>;
+  mergeState(threadId: string, patch: JsonObject, options?: MergeStateOptions): Promise<JsonObject>;
+  /**
+   * Replaces the thread's whole state atomically (e.g. with an agent process's returned state).
+   * Idempotency keys share one key space per thread with {@link ThreadStore.mergeState}.
+   */
+  replaceState?(threadId: string, state: JsonObject, options?: MergeStateOptions): Promise<JsonObject>;
   createRun(threadId: string, input: CreateRunInput): Promise<RunRecord>;
   updateRun(runId: string, input: UpdateRunInput): Promise<RunRecord>;
   getRun(runId: string): Promise<RunRecord | undefined>;

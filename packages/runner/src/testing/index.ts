@@ -19,3 +19,14 @@ export {
 export { parseScenario, loadScenarioFile } from '../models/scenario-loader.js';
 export type { Scenario, ScenarioInput, ScenarioRule } from '../models/scenario-schema.js';
 export { createScriptedModel, type ScriptedModelOptions } from './scripted-model.js';
+// The ThreadStore contract suite, for anyone writing a store (inject your test framework's functions).
+export {
+  describeThreadStoreContract,
+  manualClock,
+  type StoreFactory,
+  type StoreFactoryOptions,
+  type StoreUnderTest,
+  type ContractTestApi,
+  type ContractMatchers,
+  type ContractAsyncMatchers,
+} from './store-contract.js';

@@ -187,3 +187,29 @@ describe('scenario files', () => {
     await expect(createOfflineModelProvider({ scenario: { version: 2 } as never })).rejects.toBeInstanceOf(ScenarioError);
   });
 });
+
+describe('simulated latency', () => {
+  const request = (signal?: AbortSignal) =>
+    ({ systemInstructions: 'x', input: 'hello', modelSettings: {}, tools: [], outputType: 'text', handoffs: [], tracing: false, ...(signal ? { signal } : {}) }) as unknown as ModelRequest;
+
+  it('waits latency_ms per call, and an abort cuts the wait short', async () => {
+    const fast = await createOfflineModelProvider({ scenario: { version: 1, name: 'slow', latency_ms: 150, agents: { '*': { rules: [{ when: {}, message: 'ok' }] } } } });
+    const started = performance.now();
+    await (fast.getModel('any') as OfflineModel).getResponse(request());
+    expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+    // A long latency that an abort must cut short (a bound far from it, so a loaded machine cannot flake it).
+    const slow = await createOfflineModelProvider({ scenario: { version: 1, name: 'slower', latency_ms: 20_000, agents: { '*': { rules: [{ when: {}, message: 'ok' }] } } } });
+    const model = slow.getModel('any') as OfflineModel;
+    const controller = new AbortController();
+    const aborted = model.getResponse(request(controller.signal));
+    setTimeout(() => controller.abort(new Error('stop')), 10);
+    const t0 = performance.now();
+    await expect(aborted).rejects.toThrow();
+    expect(performance.now() - t0).toBeLessThan(10_000);
+  });
+
+  it('refuses a negative or huge latency with the scenario path in the message', async () => {
+    await expect(createOfflineModelProvider({ scenario: { version: 1, name: 'bad', latency_ms: -1, agents: {} } as never })).rejects.toThrow(/latency_ms/);
+    await expect(createOfflineModelProvider({ scenario: { version: 1, name: 'bad', latency_ms: 600_000, agents: {} } as never })).rejects.toThrow(/latency_ms/);
+  });
+});

@@ -9,6 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { StoreError, createSqliteThreadStore } from '../../src/store/index.js';
+import { SQLITE_MIGRATIONS } from '../../src/store/sqlite-schema.js';
 
 const distStore = resolve(dirname(fileURLToPath(import.meta.url)), '../../dist/store/index.js');
 const storeUrl = pathToFileURL(distStore).href;
@@ -149,7 +150,7 @@ describe('SQLite thread store file handling', () => {
     await second.close();
     const raw = new Database(file, { readonly: true });
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(raw.pragma('user_version', { simple: true })).toBe(1);
+    expect(raw.pragma('user_version', { simple: true })).toBe(SQLITE_MIGRATIONS.length);
     raw.close();
   });
 

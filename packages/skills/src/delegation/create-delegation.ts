@@ -7,10 +7,11 @@ import { scrubbedEnv, spawnJsonProcess } from '@baton/runner/process';
 import { parseCriteria } from '../criteria/parse.js';
 import { verifyCriteria } from '../criteria/verify.js';
 import type { Criterion } from '../criteria/types.js';
-import { applyEdits } from '../edits/apply-edits.js';
-import type { EditInput } from '../edits/apply-edits.js';
+import { applyEdits, sha256Hex } from '../edits/apply-edits.js';
+import type { EditInput, FileChange } from '../edits/apply-edits.js';
 import { SkillsConfigError, SkillsError, SkillsInputError, VagueCriteriaError } from '../errors.js';
 import { entryCommand } from './entry-command.js';
+import { DelegatedTaskSchema, EditLedgerEntrySchema, editsLanded } from './edit-ledger.js';
 import { checkText } from './guardrail-checks.js';
 import { failure } from './outcome.js';
 import type { AttemptOutcome } from './outcome.js';
@@ -20,7 +21,7 @@ import { renderSkillPackage } from './skill-package.js';
 import { createSkillRegistry, ioSchemaToJsonSchema, skillRegistryFrom } from './skill-registry.js';
 import type { SkillDefinition } from './skill-registry.js';
 import { DELEGATE_TASK_DESCRIPTION, DELEGATE_TASK_NAME, delegateTaskParameters, YIELD_CONTROL_DESCRIPTION, YIELD_CONTROL_NAME, YIELD_CONTROL_PARAMETERS } from './tools.js';
-import type { CreateDelegationOptions, Delegation, DelegationContext, DelegationSystemTool } from './types.js';
+import type { CreateDelegationOptions, DelegatedTask, DelegatedTaskContext, Delegation, DelegationContext, DelegationSystemTool, EditLedger, EditLedgerFile, TaskDispatcher } from './types.js';
 
 /** Capabilities that need `requires_approval: true` and a yes from the approval hook (seed: Approval Rules). */
 export const APPROVAL_CAPABILITIES: readonly string[] = ['network_outbound', 'file_delete', 'financial_tx'];
@@ -73,6 +74,57 @@ function errorCodeFor(err: SkillsError): string {
   return /^ERR_[A-Z0-9_]+$/.test(code) ? code : 'ERR_INVALID_REQUEST';
 }
 
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** A deterministic task_id (UUID-shaped, RFC 9562 version 8) from an idempotency key. */
+export function taskIdFromKey(key: string): string {
+  const h = sha256Hex(`baton.task_id\0${key}`);
+  const variant = ((parseInt(h[16] as string, 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/**
+ * The idempotency key of a keyed task's subagent run, per attempt: short and made of characters
+ * every runner accepts (the Baton Runner: 1-120 of `A-Za-z0-9_.:-/`).
+ */
+export function subagentRunKey(key: string, attempt: number): string {
+  return `delegation:${taskIdFromKey(key)}:attempt-${attempt}`;
+}
+
+/** The edit ledger failed where failing means nothing may be written or run (fail closed). */
+class LedgerFailure extends Error {}
+
+/** The context fields a dispatched task carries (strings only, so it stays JSON). */
+function taskContextOf(ctx: DelegationContext): DelegatedTaskContext {
+  const out: DelegatedTaskContext = {};
+  for (const k of ['threadId', 'runId', 'agentId', 'traceparent', 'tracestate', 'idempotencyKey'] as const) {
+    const v = ctx[k];
+    if (typeof v === 'string' && v.length > 0) out[k] = v;
+  }
+  return out;
+}
+
+/** Resolves with `promise`, or rejects as soon as `signal` aborts (a dispatcher that ignores it cannot hang the parent). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}
+
 function editsOf(output: Record<string, unknown>): EditInput[] | undefined {
   const out: EditInput[] = [];
   if (typeof output.diff === 'string') out.push({ format: 'unified_diff', text: output.diff });
@@ -123,7 +175,75 @@ export function createDelegation(options: CreateDelegationOptions): Delegation {
     },
   };
 
-  async function checkOutput(response: ResponsePackage, criteria: Criterion[], contract: Criterion[], trigger: { criterion?: Criterion; literal?: string } | undefined, pkg: SkillPackage, signal: AbortSignal) {
+  /** The ledger and key a local run records its edits under (only with applyEdits, a ledger and a key). */
+  function ledgerFor(ctx: DelegationContext): { ledger: EditLedger; key: string } | undefined {
+    if (!options.applyEdits || !options.editLedger || typeof ctx.idempotencyKey !== 'string' || ctx.idempotencyKey.length === 0) return undefined;
+    return { ledger: options.editLedger, key: ctx.idempotencyKey };
+  }
+
+  /**
+   * Before a keyed task runs: an `applied` entry is the answer; a `pending` one whose post-images
+   * are all on disk landed before a crash (mark applied, answer); one with none on disk did not
+   * (forget it, run). Anything else fails closed.
+   */
+  async function recoverFromLedger({ ledger, key }: { ledger: EditLedger; key: string }, target: string): Promise<ResponsePackage | undefined> {
+    const closed = (what: string, err: unknown) =>
+      failure('ERR_TOOL_FAILURE', `the edit ledger failed (${what} for key ${JSON.stringify(key)}): ${messageOf(err)}; nothing was run or written (fail closed)`, { ledger_key: key });
+    let raw: unknown;
+    try {
+      raw = await ledger.get(key);
+    } catch (err) {
+      return closed('get', err);
+    }
+    if (raw === undefined || raw === null) return undefined;
+    const parsed = EditLedgerEntrySchema.safeParse(raw);
+    if (!parsed.success) return closed('get', new Error(`the stored entry is not an EditLedgerEntry: ${parsed.error.issues[0]?.message ?? ''}`));
+    const entry = parsed.data;
+    if (entry.state === 'applied') {
+      log.info('edit ledger: task already applied; returning the recorded result', { ledger_key: key, subagent: target });
+      return entry.response;
+    }
+    let landed: Awaited<ReturnType<typeof editsLanded>>;
+    try {
+      landed = await editsLanded(workspace, entry.files);
+    } catch (err) {
+      return closed('comparing the recorded post-images with the workspace', err);
+    }
+    if (landed.kind === 'all') {
+      try {
+        await ledger.put(key, { ...entry, state: 'applied', at: new Date().toISOString() });
+      } catch (err) {
+        // The edits stand either way; the next retry finds the same pending entry and the same files.
+        log.warn('edit ledger: could not mark a recovered task applied', { ledger_key: key, error: messageOf(err) });
+      }
+      log.info('edit ledger: edits landed before a crash; returning the recorded result', { ledger_key: key, subagent: target, files: entry.files.length });
+      return entry.response;
+    }
+    if (landed.kind === 'some') {
+      return failure(
+        'ERR_TOOL_FAILURE',
+        `a previous run of this task was interrupted while writing or undoing its edits: ${landed.landed.join(', ')} carry them, ${landed.missing.join(', ')} do not. The workspace needs a manual check; delete edit ledger key ${JSON.stringify(key)} to run the task again`,
+        { ledger_key: key, landed: landed.landed, missing: landed.missing },
+      );
+    }
+    try {
+      await ledger.delete(key);
+    } catch (err) {
+      return closed('delete', err);
+    }
+    log.info('edit ledger: edits of an interrupted run did not land; running the task again', { ledger_key: key, subagent: target });
+    return undefined;
+  }
+
+  async function checkOutput(
+    response: ResponsePackage,
+    criteria: Criterion[],
+    contract: Criterion[],
+    trigger: { criterion?: Criterion; literal?: string } | undefined,
+    pkg: SkillPackage,
+    signal: AbortSignal,
+    keyed: { ledger: EditLedger; key: string } | undefined,
+  ) {
     const output = response.output_payload;
     let changedFiles: string[] = [];
     const edits = editsOf(output);
@@ -131,13 +251,28 @@ export function createDelegation(options: CreateDelegationOptions): Delegation {
     const results: Array<{ ok: boolean; message: string }> = [];
     // With applyEdits the edits go in first (so command criteria see them) and are undone if any check fails.
     let undo: (() => Promise<void>) | undefined;
+    let recorded: EditLedgerFile[] | undefined;
     if (edits) {
+      // Crash safety: the post-images go to the ledger (pending) before the first byte is written.
+      const beforeWrite = keyed
+        ? async (changes: readonly FileChange[]) => {
+            const files = changes.map((c) => ({ path: c.path, sha256: c.sha256 }));
+            try {
+              await keyed.ledger.put(keyed.key, { state: 'pending', files, response, at: new Date().toISOString() });
+            } catch (err) {
+              throw new LedgerFailure(`the edit ledger failed (put pending for key ${JSON.stringify(keyed.key)}): ${messageOf(err)}; no edit was written (fail closed)`);
+            }
+            recorded = files;
+          }
+        : undefined;
       try {
-        const applied = await applyEdits({ workspace, edits, capabilities: pkg.constraints.capabilities, dryRun: !options.applyEdits });
+        const applied = await applyEdits({ workspace, edits, capabilities: pkg.constraints.capabilities, dryRun: !options.applyEdits, ...(beforeWrite ? { beforeWrite } : {}) });
         changedFiles = applied.changes.map((c) => c.path);
         undo = applied.undo;
       } catch (err) {
+        if (err instanceof LedgerFailure) return { ok: false, problems: [], results, partial: false, ledgerFailure: err.message };
         problems.push(`the returned edits cannot be applied: ${(err as Error).message}`);
+        if (recorded && keyed) await forget(keyed, recorded); // the write failed and applyEdits rolled it back
       }
     }
     const contractCheck = await verifyCriteria(contract, { output, workspace, changedFiles, signal });
@@ -151,10 +286,39 @@ export function createDelegation(options: CreateDelegationOptions): Delegation {
       problems.push(`termination_trigger ${JSON.stringify(trigger.literal)} does not appear in the output`);
     }
     problems.push(...verified.results.filter((r) => !r.ok).map((r) => `criterion failed: ${r.message}`));
-    if (problems.length > 0 && undo) await undo();
+    if (problems.length > 0 && undo) {
+      await undo();
+      if (recorded && keyed) await forget(keyed, recorded);
+    } else if (problems.length === 0 && recorded && keyed) {
+      try {
+        await keyed.ledger.put(keyed.key, { state: 'applied', files: recorded, response, at: new Date().toISOString() });
+      } catch (err) {
+        // The edits stand and passed every check; a retry finds the pending entry and its post-images on disk.
+        log.warn('edit ledger: could not record the applied edits', { ledger_key: keyed.key, error: messageOf(err) });
+      }
+    }
     const onlyCriteriaFailed = problems.length === verified.results.filter((r) => !r.ok).length;
     // PARTIAL_COMPLETION: everything else holds and some (not all) requested criteria passed.
-    return { ok: problems.length === 0, problems, results, partial: onlyCriteriaFailed && results.some((r) => r.ok) };
+    return { ok: problems.length === 0, problems, results, partial: onlyCriteriaFailed && results.some((r) => r.ok), ledgerFailure: undefined };
+  }
+
+  /**
+   * The edits were rolled back or undone: drop the pending entry, but only once none of its
+   * post-images is on disk any more. A half-undone workspace keeps the entry, so a retry refuses
+   * to run (and possibly apply edits twice) rather than guess.
+   */
+  async function forget({ ledger, key }: { ledger: EditLedger; key: string }, files: EditLedgerFile[]): Promise<void> {
+    try {
+      const landed = await editsLanded(workspace, files);
+      if (landed.kind !== 'none') {
+        log.warn('edit ledger: undone edits are still partly on disk; keeping the pending entry', { ledger_key: key, landed: landed.kind === 'all' ? files.map((f) => f.path) : landed.landed });
+        return;
+      }
+      await ledger.delete(key);
+    } catch (err) {
+      // Harmless: the files are back to their pre-images, so a retry sees "did not land" and runs again.
+      log.warn('edit ledger: could not delete the entry of undone edits', { ledger_key: key, error: messageOf(err) });
+    }
   }
 
   async function runSkillAttempt(skill: SkillDefinition, pkg: SkillPackage, signal: AbortSignal): Promise<AttemptOutcome> {
@@ -198,7 +362,7 @@ export function createDelegation(options: CreateDelegationOptions): Delegation {
     try {
       const scope: Scope = { depth: pkg.depth, maxDepth: pkg.max_depth, lineage: [...pkg.lineage, agentId] };
       const run = scopeStorage.run(scope, () =>
-        runner.run({ agentId, input: renderSkillPackage(pkg), systemTools: [yieldControlTool], depth: pkg.depth, maxTurns: pkg.constraints.max_iterations, signal: runSignal, ...(ctx.traceparent ? { traceparent: ctx.traceparent } : {}) }),
+        runner.run({ agentId, input: renderSkillPackage(pkg), systemTools: [yieldControlTool], depth: pkg.depth, maxTurns: pkg.constraints.max_iterations, signal: runSignal, ...(ctx.traceparent ? { traceparent: ctx.traceparent } : {}), ...(ctx.traceparent && ctx.tracestate ? { tracestate: ctx.tracestate } : {}), ...(ctx.idempotencyKey ? { idempotencyKey: subagentRunKey(ctx.idempotencyKey, pkg.attempt ?? 1) } : {}) }),
       );
       run.catch(() => undefined);
       const result = await Promise.race([run, stopped]);
@@ -224,7 +388,54 @@ export function createDelegation(options: CreateDelegationOptions): Delegation {
     }
   }
 
-  async function delegateOnce(rawArgs: unknown, ctx: DelegationContext): Promise<ResponsePackage> {
+  /** Depth and loop limits: the same FAILURE packages wherever the task is about to go. */
+  function limitViolation(scope: Scope, target: string): ResponsePackage | undefined {
+    const childDepth = scope.depth + 1;
+    if (childDepth > scope.maxDepth) {
+      return failure('ERR_CONSTRAINT_VIOLATION', `delegation depth ${childDepth} would exceed the maximum of ${scope.maxDepth}`, { depth: childDepth, max_depth: scope.maxDepth, lineage: scope.lineage });
+    }
+    if (scope.lineage.includes(target)) {
+      return failure('ERR_CONSTRAINT_VIOLATION', `delegation loop refused: ${[...scope.lineage, target].join(' → ')}`, { lineage: scope.lineage });
+    }
+    return undefined;
+  }
+
+  /** Hands a validated, within-limits task to the dispatcher; never rejects for dispatcher faults. */
+  async function dispatchTask(dispatch: TaskDispatcher, args: DelegateTaskArgs, scope: Scope, ctx: DelegationContext): Promise<ResponsePackage> {
+    const target = args.subagent_type;
+    let task: DelegatedTask;
+    try {
+      // Exactly what a queue would carry, and the dispatcher cannot mutate our copy.
+      task = JSON.parse(JSON.stringify({ args, scope, context: taskContextOf(ctx) })) as DelegatedTask;
+    } catch (err) {
+      throw new SkillsInputError('INVALID_ARGUMENTS', `delegate_task arguments must be JSON to run elsewhere: ${messageOf(err)}`);
+    }
+    const signal = AbortSignal.any([stopAll.signal, ...(ctx.signal ? [ctx.signal] : [])]);
+    if (signal.aborted) return failure('ERR_CANCELLED', `delegation to ${target} was cancelled before it was dispatched`);
+    log.info('delegation dispatched', { subagent: target, depth: scope.depth + 1, ...(task.context.idempotencyKey ? { idempotency_key: task.context.idempotencyKey } : {}) });
+    let result: unknown;
+    try {
+      // Promise.resolve().then: a dispatcher that throws synchronously is a rejection like any other.
+      result = await untilAborted(Promise.resolve().then(() => dispatch(task, { signal })), signal);
+    } catch (err) {
+      if (signal.aborted) return failure('ERR_CANCELLED', `delegation to ${target} was cancelled while it ran elsewhere`);
+      log.warn('task dispatcher failed', { subagent: target, error: messageOf(err) });
+      return failure('ERR_TOOL_FAILURE', `the task dispatcher failed to run ${target} elsewhere: ${messageOf(err)}`, { subagent_type: target });
+    }
+    const parsed = ResponsePackageSchema.safeParse(result);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+      log.warn('task dispatcher returned garbage', { subagent: target });
+      return failure('ERR_TOOL_FAILURE', `the task dispatcher returned something that is not a ResponsePackage for ${target}: ${issues}`, { subagent_type: target });
+    }
+    return parsed.data;
+  }
+
+  /**
+   * One delegation. `local` (runDelegated): run here even when a dispatcher is configured, so a
+   * dispatched task is never forwarded again; nested delegate_task calls are not local.
+   */
+  async function delegateOnce(rawArgs: unknown, ctx: DelegationContext, local = false): Promise<ResponsePackage> {
     const started = clock();
     const parsedArgs = DelegateTaskArgsSchema.safeParse(rawArgs);
     if (!parsedArgs.success) {
@@ -234,19 +445,31 @@ export function createDelegation(options: CreateDelegationOptions): Delegation {
     const args: DelegateTaskArgs = parsedArgs.data;
     const target = args.subagent_type;
     const scope = currentScope(ctx);
-    const taskId = idGenerator();
+
+    if (options.dispatch && !local) {
+      const refused = limitViolation(scope, target);
+      if (refused) return refused;
+      // Cheap and pure: keeps bloat out of the job store too (the worker checks again).
+      checkPayloadBounds(args.input_data, options.payloadLimits);
+      return dispatchTask(options.dispatch, args, scope, ctx);
+    }
+
+    const keyed = ledgerFor(ctx);
+    const taskId = ctx.idempotencyKey ? taskIdFromKey(ctx.idempotencyKey) : idGenerator();
 
     const skill = await registry.get(target);
     if (!skill && (!options.runner || (options.agents && !options.agents.includes(target)))) {
       const known = [...(await registry.list()).map((s) => s.name), ...(options.agents ?? [])];
       throw new SkillsInputError('UNKNOWN_SUBAGENT', `unknown subagent_type ${JSON.stringify(target)}; known: ${known.length ? known.join(', ') : '(none)'}`);
     }
+    const refused = limitViolation(scope, target);
+    if (refused) return refused;
     const childDepth = scope.depth + 1;
-    if (childDepth > scope.maxDepth) {
-      return failure('ERR_CONSTRAINT_VIOLATION', `delegation depth ${childDepth} would exceed the maximum of ${scope.maxDepth}`, { depth: childDepth, max_depth: scope.maxDepth, lineage: scope.lineage });
-    }
-    if (scope.lineage.includes(target)) {
-      return failure('ERR_CONSTRAINT_VIOLATION', `delegation loop refused: ${[...scope.lineage, target].join(' → ')}`, { lineage: scope.lineage });
+
+    // A retried task whose edits already stand answers from the ledger, before anything runs.
+    if (keyed) {
+      const recovered = await recoverFromLedger(keyed, target);
+      if (recovered) return recovered;
     }
 
     // Refused at delegation time, before anything runs.
@@ -363,7 +586,8 @@ export function createDelegation(options: CreateDelegationOptions): Delegation {
           response = reparsed.data;
         }
         if (response.status !== 'SUCCESS') return response;
-        const check = await checkOutput(response, criteria, contract, trigger, attemptPkg, signal);
+        const check = await checkOutput(response, criteria, contract, trigger, attemptPkg, signal, keyed);
+        if (check.ledgerFailure !== undefined) return failure('ERR_TOOL_FAILURE', check.ledgerFailure, keyed ? { ledger_key: keyed.key } : undefined);
         if (check.ok) {
           log.info('delegation succeeded', { task_id: taskId, subagent: target, attempt, ms: Math.round(clock() - started) });
           return response;
@@ -379,13 +603,44 @@ export function createDelegation(options: CreateDelegationOptions): Delegation {
     }
   }
 
-  async function delegate(args: unknown, ctx: DelegationContext = {}): Promise<ResponsePackage> {
-    const p = delegateOnce(args, ctx);
+  async function tracked(p: Promise<ResponsePackage>): Promise<ResponsePackage> {
     inflight.add(p);
     try {
       return await p;
     } finally {
       inflight.delete(p);
+    }
+  }
+
+  function delegate(args: unknown, ctx: DelegationContext = {}): Promise<ResponsePackage> {
+    return tracked(delegateOnce(args, ctx));
+  }
+
+  /** What the model (or a remote parent) gets for an error `delegate()` would reject with. */
+  function asFailure(err: unknown): ResponsePackage {
+    if (err instanceof SkillsError) {
+      const code = err instanceof SkillsInputError ? errorCodeFor(err) : 'ERR_CONFIGURATION';
+      return failure(code, err.message);
+    }
+    log.warn('delegate_task failed unexpectedly', { error: messageOf(err) });
+    return failure('ERR_TOOL_FAILURE', `delegate_task failed: ${messageOf(err)}`);
+  }
+
+  async function runDelegated(task: DelegatedTask, runOptions: { signal?: AbortSignal } = {}): Promise<ResponsePackage> {
+    const parsed = DelegatedTaskSchema.safeParse(task);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+      return failure('ERR_INVALID_TASK', `runDelegated: not a DelegatedTask: ${issues}`);
+    }
+    const { args, scope, context } = parsed.data;
+    const ctx: DelegationContext = { ...taskContextOf(context), ...(runOptions.signal ? { signal: runOptions.signal } : {}) };
+    // The parent's scope becomes this async context's scope: currentScope() sees it, and so do
+    // the in-process subagents started below (whose delegate_task calls dispatch again).
+    const parentScope: Scope = { depth: scope.depth, maxDepth: scope.maxDepth, lineage: [...scope.lineage] };
+    try {
+      return await scopeStorage.run(parentScope, () => tracked(delegateOnce(args, ctx, true)));
+    } catch (err) {
+      return asFailure(err);
     }
   }
 
@@ -397,12 +652,7 @@ export function createDelegation(options: CreateDelegationOptions): Delegation {
       try {
         return JSON.stringify(await delegate(args, ctx));
       } catch (err) {
-        if (err instanceof SkillsError) {
-          const code = err instanceof SkillsInputError ? errorCodeFor(err) : 'ERR_CONFIGURATION';
-          return JSON.stringify(failure(code, err.message));
-        }
-        log.warn('delegate_task failed unexpectedly', { error: (err as Error).message });
-        return JSON.stringify(failure('ERR_TOOL_FAILURE', `delegate_task failed: ${(err as Error).message}`));
+        return JSON.stringify(asFailure(err));
       }
     },
   };
@@ -411,6 +661,7 @@ export function createDelegation(options: CreateDelegationOptions): Delegation {
     delegateTaskTool,
     yieldControlTool,
     delegate,
+    runDelegated,
     async shutdown() {
       stopAll.abort(new Error('delegation shut down'));
       await Promise.allSettled([...inflight]);

@@ -1,4 +1,5 @@
-export { createDelegation, APPROVAL_CAPABILITIES, DELEGATION_ENV } from './create-delegation.js';
+export { createDelegation, APPROVAL_CAPABILITIES, DELEGATION_ENV, taskIdFromKey } from './create-delegation.js';
+export { createMemoryEditLedger, createFileEditLedger, DelegatedTaskSchema, EditLedgerEntrySchema, type FileEditLedgerOptions } from './edit-ledger.js';
 export { createSkillRegistry, skillRegistryFrom, loadSkill, ioSchemaToJsonSchema, type SkillDefinition, type SkillRegistry, type SkillManifestFields } from './skill-registry.js';
 export { checkPayloadBounds, resolveFileRefs, type ResolvedFileRef } from './payload.js';
 export { renderSkillPackage } from './skill-package.js';
@@ -18,4 +19,11 @@ export type {
   DelegationLogger,
   PayloadLimits,
   SpawnJson,
+  TaskDispatcher,
+  DelegatedTask,
+  DelegatedTaskContext,
+  DelegationScope,
+  EditLedger,
+  EditLedgerEntry,
+  EditLedgerFile,
 } from './types.js';

@@ -1,4 +1,4 @@
-import type { GuardrailValidator, ResponsePackage, SkillPackage } from '@baton/manifest';
+import type { DelegateTaskArgs, GuardrailValidator, ResponsePackage, SkillPackage } from '@baton/manifest';
 import type { SpawnJsonProcessOptions, SpawnJsonProcessResult } from '@baton/runner/process';
 import type { SkillRegistry } from './skill-registry.js';
 
@@ -19,6 +19,81 @@ export interface DelegationContext {
   threadId?: string;
   runId?: string;
   traceparent?: string;
+  tracestate?: string;
+  /**
+   * Identical when a crashed job is retried and makes the same call again (the runner's
+   * ToolContext carries it). Travels with a dispatched task; when the task runs here it is the
+   * task_id basis (deterministic) and the edit ledger's key.
+   */
+  idempotencyKey?: string;
+}
+
+/** Where a delegation stands: the parent's depth, the limit, and who is already in the chain. */
+export interface DelegationScope {
+  /** Depth of the delegating (parent) agent: 0 top level. */
+  depth: number;
+  maxDepth: number;
+  /** Agents and skills from the top down to the parent (loop detection). */
+  lineage: string[];
+}
+
+/** The parts of the caller's context a dispatched task carries (all optional strings). */
+export interface DelegatedTaskContext {
+  threadId?: string;
+  runId?: string;
+  agentId?: string;
+  traceparent?: string;
+  tracestate?: string;
+  idempotencyKey?: string;
+}
+
+/**
+ * One `delegate_task` call on its way to run somewhere else (a queue, another process or
+ * machine). JSON-serialisable: it travels in job data. Run it with `Delegation.runDelegated`.
+ */
+export interface DelegatedTask {
+  /** The `delegate_task` arguments as received, already schema-validated (defaults applied). */
+  args: DelegateTaskArgs;
+  /** The parent's scope, exactly as the delegating side computed it. */
+  scope: DelegationScope;
+  context: DelegatedTaskContext;
+}
+
+/**
+ * Sends a task to run elsewhere and resolves to its ResponsePackage (what `runDelegated` returned
+ * there). Should honour `signal` (the parent was cancelled). Throwing, or resolving to anything
+ * that is not a ResponsePackage, becomes a FAILURE / ERR_TOOL_FAILURE package.
+ */
+export type TaskDispatcher = (task: DelegatedTask, options: { signal?: AbortSignal }) => Promise<ResponsePackage>;
+
+/** One changed file in an {@link EditLedgerEntry}: workspace-relative path and post-image hash. */
+export interface EditLedgerFile {
+  path: string;
+  /** SHA-256 (hex) of the content after the edits; null = the edits delete the file. */
+  sha256: string | null;
+}
+
+/** What the edit ledger records for one task key. */
+export interface EditLedgerEntry {
+  /** `pending`: recorded just before writing; `applied`: written and every check passed. */
+  state: 'pending' | 'applied';
+  /** Post-image per changed file. */
+  files: EditLedgerFile[];
+  /** The ResponsePackage the task returns once its edits stand. */
+  response: ResponsePackage;
+  /** ISO-8601 time of the record. */
+  at: string;
+}
+
+/**
+ * Durable record of edits per task key, so a retried task never applies its edits twice. Any
+ * store works (memory, files, Redis); `get` of an unknown key resolves to undefined. Throwing
+ * means "unavailable": delegation fails closed.
+ */
+export interface EditLedger {
+  get(key: string): Promise<EditLedgerEntry | undefined>;
+  put(key: string, entry: EditLedgerEntry): Promise<void>;
+  delete(key: string): Promise<void>;
 }
 
 /** A runtime tool, structurally the runner's `SystemTool`. */
@@ -40,6 +115,12 @@ export interface SubagentRunRequest {
   maxTurns?: number;
   signal?: AbortSignal;
   traceparent?: string;
+  tracestate?: string;
+  /**
+   * Set when the delegation has an idempotency key: derived from it and the attempt, so a retried
+   * task's subagent run gives its own tool calls (nested `delegate_task`) the same keys again.
+   */
+  idempotencyKey?: string;
 }
 
 /** What delegation reads from the runner's `RunResult`. */
@@ -134,6 +215,18 @@ export interface CreateDelegationOptions {
   env?: NodeJS.ProcessEnv;
   /** Extra environment variables for subprocess skills (after scrubbing). */
   skillEnv?: Record<string, string>;
+  /**
+   * Runs delegated tasks somewhere else (e.g. a queue worker). When set, `delegate()` and
+   * `delegate_task` only validate the arguments and refuse depth and loop violations here, then
+   * hand the task to the dispatcher; the other side runs it with `runDelegated`.
+   */
+  dispatch?: TaskDispatcher;
+  /**
+   * With `applyEdits` and a context `idempotencyKey`: records each task's edits (post-image
+   * hashes, pending before writing, applied after the checks pass) so a retried task returns the
+   * recorded result instead of applying its edits a second time.
+   */
+  editLedger?: EditLedger;
 }
 
 /** What `createDelegation` returns. */
@@ -144,6 +237,12 @@ export interface Delegation {
   yieldControlTool: DelegationSystemTool;
   /** Delegates one task; never rejects for subagent failures (they are FAILURE packages). */
   delegate(args: unknown, ctx?: DelegationContext): Promise<ResponsePackage>;
+  /**
+   * Runs a dispatched task here, as `delegate()` would have with the task's scope (in-process
+   * subagents inherit it, and their own `delegate_task` calls go through `dispatch` again). Never
+   * dispatches the task itself. Never rejects: malformed tasks and requests are FAILURE packages.
+   */
+  runDelegated(task: DelegatedTask, options?: { signal?: AbortSignal }): Promise<ResponsePackage>;
   /** Cancels every running subagent and waits for them to end. */
   shutdown(): Promise<void>;
 }

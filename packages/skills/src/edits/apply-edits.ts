@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, unlink, writeFile, chmod } from 'node:fs/promises';
 import path from 'node:path';
 import { ConstraintViolationError, EditError } from '../errors.js';
@@ -24,6 +24,13 @@ export interface ApplyEditsOptions {
   dryRun?: boolean;
   /** Seam for the final rename of each file (default `fs.promises.rename`); tests inject failures. */
   rename?: (from: string, to: string) => Promise<void>;
+  /**
+   * Called once every check has passed and just before anything is written, with the changes
+   * and their post-image hashes (not called for a dry run or when nothing changes). If it
+   * throws, nothing is written and `applyEdits` rejects with that error. Crash-safe callers
+   * record the planned post-images here (see `EditLedger`).
+   */
+  beforeWrite?: (changes: readonly FileChange[]) => Promise<void>;
 }
 
 /** One file the edits changed. */
@@ -31,6 +38,8 @@ export interface FileChange {
   /** Workspace-relative POSIX path. */
   path: string;
   action: 'modified' | 'created' | 'deleted';
+  /** SHA-256 (hex) of the file's content after the edits (its UTF-8 bytes); null when deleted. */
+  sha256: string | null;
 }
 
 /** What {@link applyEdits} did. */
@@ -48,6 +57,11 @@ interface PlannedFile {
   mode: number | undefined;
   /** Content after (null: delete). */
   next: string | null;
+}
+
+/** SHA-256 (hex) of a file content as {@link applyEdits} writes it (UTF-8). */
+export function sha256Hex(content: string | Uint8Array): string {
+  return createHash('sha256').update(content).digest('hex');
 }
 
 /** Detects the format of an edit given as a bare string. */
@@ -124,8 +138,10 @@ export async function applyEdits(options: ApplyEditsOptions): Promise<ApplyEdits
   const changes: FileChange[] = changed.map((f) => ({
     path: f.relative,
     action: f.original === null ? 'created' : f.next === null ? 'deleted' : 'modified',
+    sha256: f.next === null ? null : sha256Hex(f.next),
   }));
   if (options.dryRun || changed.length === 0) return { changes, undo: async () => undefined };
+  if (options.beforeWrite) await options.beforeWrite(changes.map((c) => ({ ...c })));
   await commit(changed, options.rename ?? rename);
   return { changes, undo: () => restore(changed) };
 }

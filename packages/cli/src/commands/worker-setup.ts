@@ -1,0 +1,140 @@
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { GuardrailValidator } from '@baton/manifest';
+import type { RunRequest, RunResult, SystemTool } from '@baton/runner';
+import { positiveIntFlag, type QueueCommandOptions } from './queue-options.js';
+import type { RunnerSetupCommandOptions } from './runner-options.js';
+import { UsageError, setupRunner } from './runner-setup.js';
+
+/** What `baton worker` was asked for, as commander parses it. */
+export interface QueueWorkerOptions extends RunnerSetupCommandOptions, QueueCommandOptions {
+  agents: string;
+  skills?: string;
+  workspace: string;
+  applyEdits: boolean;
+  concurrency: string;
+  taskConcurrency: string;
+  maxDepth: string;
+  lockDuration: string;
+  stalledInterval: string;
+  lockLease: string;
+  /** Where job events and notices go (default stderr/stdout of the process). */
+  out?: { stdout: (line: string) => void; stderr: (line: string) => void };
+}
+
+const isDir = (dir: string) =>
+  stat(dir).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+
+function int(flag: string, value: string): number {
+  try {
+    return positiveIntFlag(flag, value) as number;
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+/**
+ * Wires one worker process: the Redis thread store every worker shares, a Runner on it, and
+ * delegation whose `delegate_task` sends subtasks to the queues (run there by whichever worker
+ * takes them), with the write-ahead edit ledger on the same Redis when edits are applied.
+ */
+export async function startQueueWorker(opts: QueueWorkerOptions): Promise<{ name: string; close(): Promise<void> }> {
+  const out = opts.out ?? { stdout: (l: string) => process.stdout.write(`${l}\n`), stderr: (l: string) => process.stderr.write(`${l}\n`) };
+  const connection = opts.queue as string;
+  const prefix = opts.queuePrefix;
+  const concurrency = int('--concurrency', opts.concurrency);
+  const taskConcurrency = int('--task-concurrency', opts.taskConcurrency);
+  const maxDepth = int('--max-depth', opts.maxDepth);
+  const lockDurationMs = int('--lock-duration', opts.lockDuration);
+  const stalledIntervalMs = int('--stalled-interval', opts.stalledInterval);
+  const lockLeaseMs = int('--lock-lease', opts.lockLease);
+  const workspace = resolve(opts.workspace);
+  if (!(await isDir(workspace))) throw new UsageError(`--workspace ${opts.workspace}: not a directory`);
+  let skillsDir: string | undefined;
+  if (opts.skills !== undefined) {
+    skillsDir = resolve(opts.skills);
+    if (!(await isDir(skillsDir))) throw new UsageError(`--skills ${opts.skills}: not a directory`);
+  } else if (await isDir(resolve(opts.agents, '..', 'skills'))) {
+    skillsDir = resolve(opts.agents, '..', 'skills');
+  }
+
+  const [queue, skills] = await Promise.all([import('@baton/queue'), import('@baton/skills')]);
+  queue.redisOptions(connection, '--queue');
+  const store = queue.createRedisThreadStore({ connection, prefix });
+  const dispatcher = queue.createQueueDispatcher({ connection, prefix, maxDepth });
+  const ledger = opts.applyEdits ? queue.createRedisEditLedger({ connection, prefix }) : undefined;
+
+  // Delegation and the runner need each other (in-process subagents run on the runner; the runner
+  // offers delegate_task): the delegation gets late-bound references.
+  const late: { runner?: { run(request: RunRequest): Promise<RunResult> }; validator?: GuardrailValidator } = {};
+  const delegation = skills.createDelegation({
+    ...(skillsDir ? { skillsDir } : {}),
+    workspace,
+    maxDepth,
+    applyEdits: opts.applyEdits,
+    ...(ledger ? { editLedger: ledger } : {}),
+    dispatch: (task, o) => dispatcher.dispatch(task, o),
+    runner: { run: (request) => (late.runner as NonNullable<typeof late.runner>).run(request as RunRequest) },
+    guardrails: { validate: (request, o) => (late.validator as GuardrailValidator).validate(request, o) },
+    logger: {
+      info: (message, fields) => out.stderr(JSON.stringify({ level: 'info', message, ...fields })),
+      warn: (message, fields) => out.stderr(JSON.stringify({ level: 'warn', message, ...fields })),
+    },
+  });
+  let setup: Awaited<ReturnType<typeof setupRunner>>;
+  try {
+    setup = await setupRunner({
+      agentsDir: opts.agents,
+      storeFile: '(redis)',
+      store,
+      env: process.env,
+      ...(opts.guardrailUrl ? { guardrailUrl: opts.guardrailUrl, ...(process.env.BATON_GUARDRAIL_TOKEN ? { guardrailToken: process.env.BATON_GUARDRAIL_TOKEN } : {}) } : {}),
+      ...(opts.scenario ? { scenarioFile: opts.scenario } : {}),
+      ...(opts.tools ? { toolModules: opts.tools } : {}),
+      ...(opts.contract !== undefined ? { contractFile: opts.contract } : {}),
+      ...(opts.cases !== undefined ? { casesFile: opts.cases } : {}),
+      packets: opts.packets,
+      systemTools: [delegation.delegateTaskTool as SystemTool],
+      limits: { lockLeaseMs },
+    });
+  } catch (err) {
+    await Promise.allSettled([dispatcher.close(), ledger?.close(), store.close()]);
+    throw err;
+  }
+  late.runner = setup.runner;
+  late.validator = setup.validator;
+  if (setup.packets?.ephemeralKeys) {
+    out.stderr('baton worker: packet keys are ephemeral for this process; every worker must share BATON_PACKET_REFERENCE_KEY and BATON_PACKET_AUDIT_KEY (32+ bytes each) for packet digests to reconcile across machines');
+  }
+
+  const worker = queue.startWorker({
+    connection,
+    prefix,
+    runner: setup.runner,
+    tasks: delegation,
+    concurrency,
+    taskConcurrency,
+    maxDepth,
+    lockDurationMs,
+    stalledIntervalMs,
+    logger: {
+      info: (message, fields) => out.stderr(JSON.stringify({ level: 'info', message, ...fields })),
+      warn: (message, fields) => out.stderr(JSON.stringify({ level: 'warn', message, ...fields })),
+    },
+    onJobEvent: (event) => out.stderr(JSON.stringify({ level: 'info', message: `job ${event.event}`, worker: worker.name, ...event })),
+  });
+  await worker.ready();
+  out.stdout(`baton worker: ready as ${worker.name} on ${queue.redact(connection)} (prefix ${prefix}; runs x${concurrency}, tasks depth 1-${maxDepth} x${taskConcurrency}; model: ${setup.label})`);
+  return {
+    name: worker.name,
+    async close() {
+      await worker.close();
+      await delegation.shutdown();
+      await Promise.allSettled([dispatcher.close(), ledger?.close()]);
+      await setup.close();
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { InvalidJobDataError } from './errors.js';
+
+/**
+ * What travels in a job's data. Versioned (`v`) because producers and workers on different
+ * machines may run different Baton versions; a worker refuses data it does not understand
+ * instead of guessing. Everything is plain JSON: BullMQ stores it in Redis.
+ */
+const TraceSchema = z.object({ traceparent: z.string().max(256).optional(), tracestate: z.string().max(512).optional() }).strict();
+
+const AuthSchema = z
+  .object({ tenant: z.string().max(256).optional(), subject: z.string().max(256).optional(), roles: z.array(z.string().max(256)).max(64).optional() })
+  .strict();
+
+export const RunJobDataSchema = z
+  .object({
+    v: z.literal(1),
+    kind: z.literal('run'),
+    request: z
+      .object({
+        agent_id: z.string().min(1).max(256),
+        agent_version: z.string().min(1).max(128).optional(),
+        input: z.string().max(512 * 1024),
+        thread_id: z.string().min(1).max(200),
+        auth: AuthSchema.optional(),
+        max_turns: z.number().int().min(1).optional(),
+      })
+      .strict(),
+    trace: TraceSchema,
+  })
+  .strict();
+export type RunJobData = z.infer<typeof RunJobDataSchema>;
+
+/** A delegated subtask as `@baton/skills` hands it to a dispatcher (`DelegatedTask`). */
+export const DelegatedTaskSchema = z
+  .object({
+    args: z.record(z.string(), z.unknown()),
+    scope: z.object({ depth: z.number().int().min(0), maxDepth: z.number().int().min(1), lineage: z.array(z.string()) }).strict(),
+    context: z
+      .object({
+        threadId: z.string().optional(),
+        runId: z.string().optional(),
+        agentId: z.string().optional(),
+        traceparent: z.string().optional(),
+        tracestate: z.string().optional(),
+        idempotencyKey: z.string().optional(),
+      })
+      .strict(),
+  })
+  .strict();
+export type DelegatedTaskData = z.infer<typeof DelegatedTaskSchema>;
+
+export const TaskJobDataSchema = z.object({ v: z.literal(1), kind: z.literal('task'), task: DelegatedTaskSchema, trace: TraceSchema }).strict();
+export type TaskJobData = z.infer<typeof TaskJobDataSchema>;
+
+function parse<T>(schema: z.ZodType<T>, data: unknown, what: string): T {
+  const parsed = schema.safeParse(data);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues
+    .slice(0, 5)
+    .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+    .join('; ');
+  throw new InvalidJobDataError(`${what} data is not a Baton v1 job (${issues})`);
+}
+
+export const parseRunJobData = (data: unknown): RunJobData => parse(RunJobDataSchema, data, 'run job');
+export const parseTaskJobData = (data: unknown): TaskJobData => parse(TaskJobDataSchema, data, 'task job');

@@ -1,0 +1,169 @@
+import { randomUUID } from 'node:crypto';
+import { Queue, QueueEvents } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { trace, type Tracer } from '@opentelemetry/api';
+import { InvalidRunRequestError, type RunRequest, type RunResult } from '@baton/runner';
+import { requestCancel } from './cancel.js';
+import { blockingConnection, producerConnection, redisOptions, type RedisConnection } from './connection.js';
+import { QUEUE_DEFAULTS } from './defaults.js';
+import { QueueConfigError, QueueUnavailableError } from './errors.js';
+import { jobIdFor } from './job-ids.js';
+import type { RunJobData } from './job-data.js';
+import { TRACER_NAME, startEnqueueSpan } from './trace.js';
+import { waitForJob } from './wait-for-job.js';
+
+/** Options for {@link createQueueRunner}. */
+export interface QueueRunnerOptions {
+  /** The Redis that `baton worker` processes read from. */
+  connection: RedisConnection;
+  /** BullMQ key prefix; producers and workers must agree (default `baton`). */
+  prefix?: string;
+  /** How long `run()` waits for a worker to finish the job, ms (default 10 minutes). */
+  resultTimeoutMs?: number;
+  /** Attempts per job: the first plus retries of infrastructure failures (default 3). */
+  attempts?: number;
+  /** First retry delay, ms, doubled per retry (default 500). */
+  backoffMs?: number;
+  /** Thread ids for requests without one (default `thread_<32 hex>`), fixed before enqueueing so a retried job lands on the same thread. */
+  threadIdGenerator?: () => string;
+  /** OpenTelemetry tracer (default the global `@baton/queue` tracer). */
+  tracer?: Tracer;
+}
+
+/** A queued run as {@link QueueRunner.enqueue} reports it. */
+export interface EnqueuedRun {
+  jobId: string;
+  threadId: string;
+}
+
+/**
+ * Runs requests on `baton worker` processes instead of in this process. `run()` has the same
+ * contract as `Runner.run()` (and fits `createRunnerServer`): failures of the run come back as
+ * results; infrastructure that stays down throws QueueError subclasses.
+ */
+export interface QueueRunner {
+  run(request: RunRequest): Promise<RunResult>;
+  /** Puts a run on the queue and returns at once. */
+  enqueue(request: RunRequest): Promise<EnqueuedRun>;
+  /** Waits for a queued run's result. */
+  result(jobId: string, options?: { timeoutMs?: number }): Promise<RunResult>;
+  /** Asks the worker holding the job to cancel it (the run ends `cancelled`); a job not yet started never starts. */
+  cancel(jobId: string, reason?: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+function checkRequest(request: RunRequest): void {
+  if (!request || typeof request !== 'object') throw new InvalidRunRequestError('run(request): request object is required');
+  if (request.systemTools !== undefined && request.systemTools.length > 0) {
+    throw new InvalidRunRequestError('run(request): systemTools are functions and cannot travel through a queue; give them to the workers\' Runner');
+  }
+  if (request.depth !== undefined && request.depth !== 0) {
+    throw new InvalidRunRequestError('run(request): a queued run is a top-level run (depth 0); delegated subtasks are queued by the dispatcher');
+  }
+  if (typeof request.agentId !== 'string' || request.agentId === '') throw new InvalidRunRequestError('run(request): agentId must be a non-empty string');
+  if (typeof request.input !== 'string') throw new InvalidRunRequestError('run(request): input must be a string');
+}
+
+/** Creates a {@link QueueRunner}. Connects lazily; `close()` releases every connection. */
+export function createQueueRunner(options: QueueRunnerOptions): QueueRunner {
+  // A bad URL is a configuration error now, not a connection error on the first job.
+  redisOptions(options.connection);
+  const prefix = options.prefix ?? QUEUE_DEFAULTS.prefix;
+  const resultTimeoutMs = options.resultTimeoutMs ?? QUEUE_DEFAULTS.resultTimeoutMs;
+  if (!Number.isInteger(resultTimeoutMs) || resultTimeoutMs < 1) throw new QueueConfigError(`resultTimeoutMs must be a positive integer, got ${String(resultTimeoutMs)}`);
+  const attempts = options.attempts ?? QUEUE_DEFAULTS.attempts;
+  if (!Number.isInteger(attempts) || attempts < 1) throw new QueueConfigError(`attempts must be a positive integer, got ${String(attempts)}`);
+  const tracer = options.tracer ?? trace.getTracer(TRACER_NAME);
+  const threadId = options.threadIdGenerator ?? (() => `thread_${randomUUID().replace(/-/g, '')}`);
+
+  let producer: Redis | undefined;
+  let queue: Queue | undefined;
+  let events: QueueEvents | undefined;
+  const connect = () => {
+    if (!queue) {
+      producer = producerConnection(options.connection);
+      queue = new Queue(QUEUE_DEFAULTS.runsQueue, { connection: producer, prefix });
+      // A dedicated blocking connection: QueueEvents reads a stream with XREAD BLOCK.
+      events = new QueueEvents(QUEUE_DEFAULTS.runsQueue, { connection: blockingConnection(options.connection), prefix });
+      events.on('error', () => undefined);
+      queue.on('error', () => undefined);
+    }
+    return { queue, events: events as QueueEvents, producer: producer as Redis };
+  };
+
+  async function enqueue(request: RunRequest): Promise<EnqueuedRun> {
+    checkRequest(request);
+    const { queue: q, events: ev } = connect();
+    const thread = request.threadId ?? threadId();
+    const jobId = jobIdFor('run', request.idempotencyKey);
+    const { span, carrier } = startEnqueueSpan(
+      tracer,
+      `${QUEUE_DEFAULTS.runsQueue} publish`,
+      { ...(request.traceparent ? { traceparent: request.traceparent } : {}), ...(request.tracestate ? { tracestate: request.tracestate } : {}) },
+      { 'messaging.system': 'bullmq', 'messaging.operation.type': 'publish', 'messaging.destination.name': QUEUE_DEFAULTS.runsQueue, 'messaging.message.id': jobId, 'baton.thread.id': thread },
+    );
+    const data: RunJobData = {
+      v: 1,
+      kind: 'run',
+      request: {
+        agent_id: request.agentId,
+        input: request.input,
+        thread_id: thread,
+        ...(request.agentVersion !== undefined ? { agent_version: request.agentVersion } : {}),
+        ...(request.auth !== undefined ? { auth: request.auth } : {}),
+        ...(request.maxTurns !== undefined ? { max_turns: request.maxTurns } : {}),
+      },
+      trace: carrier,
+    };
+    try {
+      // Listening before adding, so a fast worker's completion is never missed.
+      await ev.waitUntilReady();
+      await q.add('run', data, {
+        jobId,
+        attempts,
+        backoff: { type: 'exponential', delay: options.backoffMs ?? QUEUE_DEFAULTS.backoffMs },
+        removeOnComplete: QUEUE_DEFAULTS.keepCompleted,
+        removeOnFail: QUEUE_DEFAULTS.keepFailed,
+      });
+    } catch (error) {
+      throw new QueueUnavailableError(`could not put the run on the queue: ${(error as Error).message}`, { cause: error });
+    } finally {
+      span.end();
+    }
+    return { jobId, threadId: thread };
+  }
+
+  async function result(jobId: string, opts: { timeoutMs?: number } = {}): Promise<RunResult> {
+    const { queue: q, events: ev } = connect();
+    const job = await q.getJob(jobId);
+    if (!job) throw new QueueConfigError(`no job ${jobId} on queue ${QUEUE_DEFAULTS.runsQueue} (finished jobs are kept ${QUEUE_DEFAULTS.keepCompleted.age} s)`);
+    return waitForJob<RunResult>(job, ev, opts.timeoutMs ?? resultTimeoutMs);
+  }
+
+  async function cancel(jobId: string, reason = 'cancelled by the caller'): Promise<void> {
+    const { producer: redis } = connect();
+    await requestCancel(redis, prefix, jobId, reason);
+  }
+
+  return {
+    enqueue,
+    result,
+    cancel,
+    async run(request) {
+      const { jobId } = await enqueue(request);
+      // A caller that goes away (HTTP client hung up) cancels its run, as in-process.
+      const onAbort = () => void cancel(jobId, 'the caller aborted the run').catch(() => undefined);
+      if (request.signal?.aborted) onAbort();
+      request.signal?.addEventListener('abort', onAbort, { once: true });
+      try {
+        return await result(jobId);
+      } finally {
+        request.signal?.removeEventListener('abort', onAbort);
+      }
+    },
+    async close() {
+      await Promise.allSettled([events?.close(), queue?.close()]);
+      producer?.disconnect();
+    },
+  };
+}

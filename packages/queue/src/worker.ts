@@ -1,0 +1,278 @@
+import { hostname } from 'node:os';
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
+import type { ResponsePackage } from '@baton/manifest';
+import type { RunRequest, RunResult } from '@baton/runner';
+import { cancelChannel, isCancelRequested } from './cancel.js';
+import { blockingConnection, producerConnection, redisOptions, type RedisConnection } from './connection.js';
+import { currentJob } from './current-job.js';
+import { QUEUE_DEFAULTS, tasksQueueName } from './defaults.js';
+import { QueueConfigError, type InvalidJobDataError } from './errors.js';
+import type { DelegatedTask } from './dispatcher.js';
+import { parseRunJobData, parseTaskJobData } from './job-data.js';
+import { TRACER_NAME, startProcessSpan } from './trace.js';
+
+/** Runs delegated subtasks: `createDelegation(...)` from @baton/skills fits (its `runDelegated`). */
+export interface TaskExecutor {
+  runDelegated(task: DelegatedTask, options?: { signal?: AbortSignal }): Promise<ResponsePackage>;
+}
+
+/** Something that runs a request: the Baton `Runner` fits. */
+export interface RunExecutor {
+  run(request: RunRequest): Promise<RunResult>;
+}
+
+/** What a worker reports about the jobs it handles (for logs, tests and benchmarks). */
+export interface WorkerJobEvent {
+  kind: 'run' | 'task';
+  jobId: string;
+  /** Which attempt this is (1 first; higher after a crash or an infrastructure failure). */
+  attempt: number;
+  /** For a delegated subtask: the job that delegated it (its BullMQ flow parent). */
+  parentJobId?: string;
+  event: 'started' | 'completed' | 'retrying' | 'failed';
+  /** The run's or task's status when it completed. */
+  status?: string;
+  error?: string;
+}
+
+/** Minimal structured logger (the @baton/tracing logger fits). */
+export interface QueueLogger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** Options for {@link startWorker}. */
+export interface BatonWorkerOptions {
+  /** The Redis producers enqueue to. */
+  connection: RedisConnection;
+  /** BullMQ key prefix (default `baton`). */
+  prefix?: string;
+  /**
+   * Executes run jobs: a Baton `Runner` whose store every worker shares (createRedisThreadStore).
+   * Without it this worker takes no run jobs.
+   */
+  runner?: RunExecutor;
+  /** Executes delegated subtasks (createDelegation with `dispatch`); without it this worker takes no task jobs. */
+  tasks?: TaskExecutor;
+  /** Run jobs this process executes at once (default 4). */
+  concurrency?: number;
+  /** Task jobs per depth queue this process executes at once (default 4). */
+  taskConcurrency?: number;
+  /** Deepest delegation queue served (default 3; match the dispatchers'). */
+  maxDepth?: number;
+  /** How long this worker's hold on a job lives without renewal, ms: a killed worker's jobs are retried after about this (default 30000). */
+  lockDurationMs?: number;
+  /** How often to look for jobs whose worker died, ms (default 30000). */
+  stalledIntervalMs?: number;
+  /** Times a job may lose its worker before it fails (default 2). */
+  maxStalledCount?: number;
+  /** Name in logs and events (default `<host>:<pid>`). */
+  name?: string;
+  /** OpenTelemetry tracer (default the global `@baton/queue` tracer). */
+  tracer?: Tracer;
+  logger?: QueueLogger;
+  /** Called for every job this worker starts, completes, retries or fails. */
+  onJobEvent?: (event: WorkerJobEvent) => void;
+}
+
+/** A running worker process's share of the queues. */
+export interface BatonWorker {
+  readonly name: string;
+  /** Resolves when every queue is being listened to. */
+  ready(): Promise<void>;
+  /** Stops taking jobs and waits for the ones in progress to finish (`force`: abandon them; they are retried elsewhere). */
+  close(options?: { force?: boolean }): Promise<void>;
+}
+
+/**
+ * Failed runs whose cause is infrastructure (the store could not be reached, the thread stayed
+ * locked): retried with backoff. A run that failed on its own terms (guardrail block, model error,
+ * timeout) is a result, not retried: running it again would not change the answer.
+ */
+const INFRASTRUCTURE_RUN_ERRORS: ReadonlySet<string> = new Set(['STORE_UNAVAILABLE', 'STORE_THREAD_BUSY', 'QUEUE_UNAVAILABLE']);
+
+class InfrastructureFailure extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InfrastructureFailure';
+  }
+}
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+  const v = value ?? fallback;
+  if (!Number.isInteger(v) || v < 1) throw new QueueConfigError(`${name} must be a positive integer, got ${String(value)}`);
+  return v;
+}
+
+/**
+ * Starts taking Baton jobs from the queues: top-level runs with `runner`, delegated subtasks with
+ * `tasks`. Any number of workers on any number of machines may share one Redis; each job runs on
+ * exactly one at a time, and a job whose worker dies is retried on another.
+ */
+export function startWorker(options: BatonWorkerOptions): BatonWorker {
+  if (!options.runner && !options.tasks) throw new QueueConfigError('startWorker needs `runner` (run jobs), `tasks` (delegated subtasks), or both');
+  // A bad URL is a configuration error now, not a connection error on the first job.
+  redisOptions(options.connection);
+  const prefix = options.prefix ?? QUEUE_DEFAULTS.prefix;
+  const maxDepth = positive('maxDepth', options.maxDepth, QUEUE_DEFAULTS.maxDepth);
+  const lockDuration = positive('lockDurationMs', options.lockDurationMs, QUEUE_DEFAULTS.lockDurationMs);
+  const common = {
+    prefix,
+    lockDuration,
+    stalledInterval: positive('stalledIntervalMs', options.stalledIntervalMs, QUEUE_DEFAULTS.stalledIntervalMs),
+    maxStalledCount: positive('maxStalledCount', options.maxStalledCount, QUEUE_DEFAULTS.maxStalledCount),
+  };
+  const name = options.name ?? `${hostname()}:${process.pid}`;
+  const tracer = options.tracer ?? trace.getTracer(TRACER_NAME);
+  const log = options.logger ?? { info: () => undefined, warn: () => undefined };
+  const emit = (event: WorkerJobEvent) => {
+    try {
+      options.onJobEvent?.(event);
+    } catch {
+      // An observer's bug must not fail a job.
+    }
+  };
+
+  const commands: Redis = producerConnection(options.connection);
+  commands.on('error', () => undefined);
+  const workers: Worker[] = [];
+
+  async function processJob<T>(kind: 'run' | 'task', job: Job, queueName: string, signal: AbortSignal | undefined, body: (signal: AbortSignal, traceparent: { traceparent?: string; tracestate?: string }) => Promise<T>, statusOf: (value: T) => string, retryable: (value: T) => string | undefined, carrier: { traceparent?: string; tracestate?: string }): Promise<T> {
+    const jobId = job.id as string;
+    const attempt = job.attemptsStarted || job.attemptsMade + 1;
+    const base = { kind, jobId, attempt, ...(job.parent?.id ? { parentJobId: job.parent.id } : {}) };
+    emit({ ...base, event: 'started' });
+    const { span, carrier: inner } = startProcessSpan(tracer, `${queueName} process`, carrier, {
+      'messaging.system': 'bullmq',
+      'messaging.operation.type': 'process',
+      'messaging.destination.name': queueName,
+      'messaging.message.id': jobId,
+      'baton.queue.attempt': attempt,
+      'baton.worker': name,
+    });
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) onAbort();
+    try {
+      if (await isCancelRequested(commands, prefix, jobId)) controller.abort(new Error('cancelled before it started'));
+      const value = await currentJob.run({ id: jobId, queueQualifiedName: job.queueQualifiedName }, () => body(controller.signal, inner));
+      const retry = retryable(value);
+      if (retry) throw new InfrastructureFailure(retry);
+      span.setAttribute('baton.status', statusOf(value));
+      emit({ ...base, event: 'completed', status: statusOf(value) });
+      return value;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      span.setStatus({ code: SpanStatusCode.ERROR, message });
+      const final = error instanceof UnrecoverableError || attempt >= (job.opts.attempts ?? 1);
+      emit({ ...base, event: final ? 'failed' : 'retrying', error: message });
+      log.warn(final ? 'job failed' : 'job failed; it will be retried', { kind, job_id: jobId, attempt, error: message });
+      throw error;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      span.end();
+    }
+  }
+
+  if (options.runner) {
+    const runner = options.runner;
+    const worker = new Worker(
+      QUEUE_DEFAULTS.runsQueue,
+      async (job, _token, signal) => {
+        let data;
+        try {
+          data = parseRunJobData(job.data);
+        } catch (error) {
+          throw new UnrecoverableError((error as InvalidJobDataError).message);
+        }
+        const r = data.request;
+        return processJob<RunResult>(
+          'run',
+          job,
+          QUEUE_DEFAULTS.runsQueue,
+          signal,
+          (runSignal, traceparent) =>
+            runner.run({
+              agentId: r.agent_id,
+              input: r.input,
+              threadId: r.thread_id,
+              ...(r.agent_version !== undefined ? { agentVersion: r.agent_version } : {}),
+              ...(r.auth !== undefined ? { auth: r.auth } : {}),
+              ...(r.max_turns !== undefined ? { maxTurns: r.max_turns } : {}),
+              ...traceparent,
+              // The job id is stable across retries: the runner derives its state-merge and
+              // tool-call keys from it, so a retried run does not apply them twice.
+              idempotencyKey: job.id as string,
+              signal: runSignal,
+            }),
+          (result) => result.status,
+          (result) => (result.status === 'failed' && result.error && INFRASTRUCTURE_RUN_ERRORS.has(result.error.code) ? `${result.error.code}: ${result.error.message}` : undefined),
+          data.trace,
+        );
+      },
+      { ...common, connection: blockingConnection(options.connection), concurrency: positive('concurrency', options.concurrency, QUEUE_DEFAULTS.concurrency), name },
+    );
+    workers.push(worker);
+  }
+
+  if (options.tasks) {
+    const tasks = options.tasks;
+    for (let depth = 1; depth <= maxDepth; depth++) {
+      const queueName = tasksQueueName(depth);
+      const worker = new Worker(
+        queueName,
+        async (job, _token, signal) => {
+          let data;
+          try {
+            data = parseTaskJobData(job.data);
+          } catch (error) {
+            throw new UnrecoverableError((error as InvalidJobDataError).message);
+          }
+          return processJob<ResponsePackage>(
+            'task',
+            job,
+            queueName,
+            signal,
+            (taskSignal, traceparent) => tasks.runDelegated({ ...data.task, context: { ...data.task.context, ...traceparent } } as DelegatedTask, { signal: taskSignal }),
+            (response) => response.status,
+            () => undefined,
+            data.trace,
+          );
+        },
+        { ...common, connection: blockingConnection(options.connection), concurrency: positive('taskConcurrency', options.taskConcurrency, QUEUE_DEFAULTS.taskConcurrency), name },
+      );
+      workers.push(worker);
+    }
+  }
+
+  for (const w of workers) {
+    w.on('error', (error) => log.warn('worker connection error', { error: error.message }));
+  }
+
+  // Cancellation requests from any process reach the worker that holds the job.
+  const subscriber: Redis = producerConnection(options.connection);
+  subscriber.on('error', () => undefined);
+  const subscribed = subscriber.subscribe(cancelChannel(prefix)).then(() => undefined);
+  subscriber.on('message', (_channel: string, jobId: string) => {
+    for (const w of workers) if (w.cancelJob(jobId, 'cancel requested')) log.info('job cancelled on request', { job_id: jobId });
+  });
+
+  let closing: Promise<void> | undefined;
+  return {
+    name,
+    async ready() {
+      await Promise.all([...workers.map((w) => w.waitUntilReady()), subscribed]);
+    },
+    close(opts = {}) {
+      closing ??= (async () => {
+        await Promise.allSettled(workers.map((w) => w.close(opts.force === true)));
+        subscriber.disconnect();
+        commands.disconnect();
+      })();
+      return closing;
+    },
+  };
+}

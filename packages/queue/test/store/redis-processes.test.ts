@@ -1,0 +1,155 @@
+// The Redis store shared by separate OS processes: lock holders are serialised, and a holder
+// killed with SIGKILL loses the lock once its lease runs out, after which its run is recovered.
+// The children load the built store from dist/ (turbo builds before it tests).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ThreadBusyError } from '@baton/runner';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createRedisThreadStore } from '../../src/index.js';
+import { deleteKeys, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
+
+const distIndex = resolve(dirname(fileURLToPath(import.meta.url)), '../../dist/index.js');
+const storeUrl = pathToFileURL(distIndex).href;
+const url = testRedisUrl();
+
+// Takes the thread lock `count` times; inside it, a read-modify-write of a counter. Prints the
+// [start, end] of every section it held.
+const LOCKER = `
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createRedisThreadStore } from ${JSON.stringify(storeUrl)};
+const [url, prefix, threadId, name, count] = process.argv.slice(2);
+const store = createRedisThreadStore({ connection: url, prefix });
+const sections = [];
+for (let i = 0; i < Number(count); i++) {
+  const lock = await store.acquireThreadLock(threadId, { owner: name + '-' + i, waitMs: 60000 });
+  const start = Date.now();
+  const counter = (await store.getThread(threadId)).state.counter;
+  await sleep(3);
+  await store.mergeState(threadId, { counter: counter + 1, ['last_' + name]: i });
+  const end = Date.now();
+  await lock.release();
+  sections.push([start, end]);
+}
+await store.close();
+process.stdout.write(JSON.stringify(sections) + '\\n');
+`;
+
+// Creates a run, takes the lock with a short lease (renewed in the background) and keeps writing.
+const HOLDER = `
+import { createRedisThreadStore } from ${JSON.stringify(storeUrl)};
+const [url, prefix, threadId, leaseMs] = process.argv.slice(2);
+const store = createRedisThreadStore({ connection: url, prefix });
+const run = await store.createRun(threadId, { agentId: 'io.baton.victim', agentVersion: '1.0.0', status: 'in_progress' });
+await store.acquireThreadLock(threadId, { owner: run.id, leaseMs: Number(leaseMs) });
+process.stdout.write(JSON.stringify({ runId: run.id }) + '\\n');
+for (let i = 0; ; i++) {
+  await store.mergeState(threadId, { ['victim' + (i % 20)]: i });
+  await store.appendItems(threadId, run.id, [{ n: i }]);
+}
+`;
+
+function runChild(dir: string, script: string, args: string[]): { child: ChildProcess; firstLine: Promise<string>; exit: Promise<number | null> } {
+  const child = spawn(process.execPath, [join(dir, script), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  const firstLine = new Promise<string>((resolveLine, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const newline = stdout.indexOf('\n');
+      if (newline >= 0) resolveLine(stdout.slice(0, newline));
+    });
+    child.on('exit', (code) => reject(new Error(`child exited ${code} before writing a line; stderr: ${stderr.slice(-2000)}`)));
+  });
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exit = new Promise<number | null>((resolveExit) => child.on('exit', (code) => resolveExit(code)));
+  firstLine.catch(() => undefined);
+  return { child, firstLine, exit };
+}
+
+describe('Redis thread store across processes', () => {
+  let dir: string;
+  let prefix: string;
+  const children: ChildProcess[] = [];
+
+  beforeAll(() => {
+    if (!existsSync(distIndex)) throw new Error(`build @baton/queue first: ${distIndex} is missing`);
+  });
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'baton-redis-proc-'));
+    prefix = uniquePrefix('processes');
+    await writeFile(join(dir, 'locker.mjs'), LOCKER);
+    await writeFile(join(dir, 'holder.mjs'), HOLDER);
+  });
+  afterEach(async () => {
+    for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await rm(dir, { recursive: true, force: true });
+    await deleteKeys(url, prefix);
+  });
+
+  it('two processes contending for one thread lock are serialised', { timeout: 120_000 }, async () => {
+    const store = createRedisThreadStore({ connection: url, prefix });
+    const thread = await store.createThread({ state: { counter: 0 } });
+    const a = runChild(dir, 'locker.mjs', [url, prefix, thread.id, 'a', '40']);
+    const b = runChild(dir, 'locker.mjs', [url, prefix, thread.id, 'b', '40']);
+    children.push(a.child, b.child);
+    const sections = [...(JSON.parse(await a.firstLine) as number[][]), ...(JSON.parse(await b.firstLine) as number[][])];
+    expect(await a.exit).toBe(0);
+    expect(await b.exit).toBe(0);
+    // No lost update: every read-modify-write saw the previous one.
+    expect((await store.getThread(thread.id))!.state).toMatchObject({ counter: 80, last_a: 39, last_b: 39 });
+    // And no two sections overlapped in time.
+    sections.sort((x, y) => x[0]! - y[0]!);
+    for (let i = 1; i < sections.length; i++) expect(sections[i]![0]!).toBeGreaterThanOrEqual(sections[i - 1]![1]!);
+    await store.close();
+  });
+
+  it('a holder killed with SIGKILL loses the lock after its lease; its run is then recovered', { timeout: 120_000 }, async () => {
+    const leaseMs = 900;
+    const store = createRedisThreadStore({ connection: url, prefix });
+    const thread = await store.createThread();
+    const holder = runChild(dir, 'holder.mjs', [url, prefix, thread.id, String(leaseMs)]);
+    children.push(holder.child);
+    const { runId } = JSON.parse(await holder.firstLine) as { runId: string };
+
+    // While it lives it renews: more than two leases pass and the lock stays its own.
+    for (let i = 0; i < 5; i++) {
+      await sleep(leaseMs / 2);
+      await expect(store.acquireThreadLock(thread.id, { owner: 'intruder', waitMs: 0 })).rejects.toBeInstanceOf(ThreadBusyError);
+    }
+    expect(await store.recoverAbandonedRuns!()).toBe(0);
+    expect((await store.listItems(thread.id)).length).toBeGreaterThan(0);
+
+    holder.child.kill('SIGKILL');
+    await holder.exit;
+    const killedAt = Date.now();
+    // Its last renewal was at most leaseMs/3 ago: the lease still holds for a while.
+    const early = await store.acquireThreadLock(thread.id, { owner: 'too-early', waitMs: 0 }).catch((e: unknown) => e);
+    expect(early).toBeInstanceOf(ThreadBusyError);
+    expect((early as Error).message).toContain(runId);
+
+    // Once the lease runs out, recovery fails the dead holder's run...
+    let recovered = 0;
+    while (recovered === 0 && Date.now() - killedAt < 10_000) {
+      recovered = await store.recoverAbandonedRuns!();
+      if (recovered === 0) await sleep(25);
+    }
+    const freedAfter = Date.now() - killedAt;
+    expect(recovered).toBe(1);
+    expect(freedAfter).toBeLessThan(leaseMs + 500);
+    expect(freedAfter).toBeGreaterThanOrEqual(leaseMs / 3);
+    expect(await store.getRun(runId)).toMatchObject({ status: 'failed', error: { code: 'RUNNER_CRASHED' } });
+    // ...and another owner takes the thread at once.
+    const successor = await store.acquireThreadLock(thread.id, { owner: 'successor', waitMs: 0 });
+    await store.mergeState(thread.id, { after_crash: true });
+    await successor.release();
+    const items = await store.listItems(thread.id);
+    expect(items.map((i) => i.seq)).toEqual(items.map((_, index) => index + 1));
+    expect((await store.getThread(thread.id))!.state.after_crash).toBe(true);
+    await store.close();
+  });
+});

@@ -1,0 +1,668 @@
+// The ThreadStore contract: every store implementation must pass this same suite. Published in
+// @baton/runner/testing so authors of other stores run it too. It never imports a test framework:
+// the caller injects `describe`, `it`, `expect`, `beforeEach` and `afterEach` (vitest's or Jest's).
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  InvalidStoreInputError,
+  RunNotFoundError,
+  StoreError,
+  ThreadBusyError,
+  ThreadNotFoundError,
+  type ThreadStore,
+} from '../store/index.js';
+
+/** A controllable clock: starts at a fixed instant, moves only when told. */
+export function manualClock(start = Date.parse('2026-03-01T00:00:00.000Z')): { now: () => Date; advance: (ms: number) => void } {
+  let now = start;
+  return { now: () => new Date(now), advance: (ms: number) => void (now += ms) };
+}
+
+/** What the suite passes to the factory for each test. */
+export interface StoreFactoryOptions {
+  /** Give this clock to the store for its timestamps (and, if it can, its lock leases). */
+  clock?: () => Date;
+}
+
+/** A fresh store for one test, and how to clean up after it (the suite closes the store first). */
+export interface StoreUnderTest {
+  store: ThreadStore;
+  cleanup(): Promise<void>;
+  /**
+   * True when lock leases run on real time (e.g. a Redis `PX` expiry kept by the server), not on
+   * the injected clock: the suite then also waits out leases in real time. Default false.
+   */
+  realTimeLeases?: boolean;
+}
+
+export type StoreFactory = (options: StoreFactoryOptions) => Promise<StoreUnderTest>;
+
+/** The matchers the suite uses; vitest's and Jest's `expect(value)` provide them. */
+export interface ContractMatchers {
+  toBe(expected: unknown): void;
+  toEqual(expected: unknown): void;
+  toMatch(expected: RegExp | string): void;
+  toMatchObject(expected: object): void;
+  toBeInstanceOf(expected: unknown): void;
+  toBeUndefined(): void;
+  toBeDefined(): void;
+  toContain(expected: unknown): void;
+  toHaveLength(expected: number): void;
+  toBeGreaterThanOrEqual(expected: number): void;
+  toBeLessThan(expected: number): void;
+  toThrow(expected?: RegExp | string): void;
+}
+
+/** The same matchers on a promise (`expect(promise).rejects`). */
+export interface ContractAsyncMatchers {
+  toBe(expected: unknown): Promise<void>;
+  toEqual(expected: unknown): Promise<void>;
+  toMatchObject(expected: object): Promise<void>;
+  toBeInstanceOf(expected: unknown): Promise<void>;
+  toThrow(expected?: RegExp | string): Promise<void>;
+}
+
+/** The test-framework functions the suite needs, injected by the caller. */
+export interface ContractTestApi {
+  describe(name: string, fn: () => void): void;
+  it(name: string, fn: () => Promise<void>, timeout?: number): void;
+  expect(actual: unknown): ContractMatchers & { not: ContractMatchers; rejects: ContractAsyncMatchers };
+  beforeEach(fn: () => Promise<void>): void;
+  afterEach(fn: () => Promise<void>): void;
+}
+
+/** Lease used by the lock-expiry cases: short, so stores with real-time leases stay quick. */
+const LEASE_MS = 600;
+
+/**
+ * Registers the ThreadStore contract for one store implementation:
+ *
+ * ```ts
+ * import { describe, it, expect, beforeEach, afterEach } from 'vitest';
+ * import { describeThreadStoreContract } from '@baton/runner/testing';
+ * describeThreadStoreContract('my store', async ({ clock }) => ({ store: createMyStore({ clock }), cleanup: async () => {} }),
+ *   { describe, it, expect, beforeEach, afterEach });
+ * ```
+ *
+ * Optional methods (`replaceState`, `writeBatch`, `recoverAbandonedRuns`, `ThreadLock.renew`)
+ * are tested when the store has them. Each test gets a new store from `factory`.
+ */
+export function describeThreadStoreContract(name: string, factory: StoreFactory, api: ContractTestApi): void {
+  const { describe, it, expect, beforeEach, afterEach } = api;
+
+  describe(`ThreadStore contract: ${name}`, () => {
+    let store: ThreadStore;
+    let cleanup: () => Promise<void>;
+    let realTimeLeases = false;
+    const clock = manualClock();
+
+    /** Lets a lease taken at real time `since` run out: on the injected clock and, if needed, in real time. */
+    const outliveLease = async (since: number, leaseMs: number, alreadyAdvanced = 0) => {
+      clock.advance(leaseMs + 1 - alreadyAdvanced);
+      if (realTimeLeases) await sleep(Math.max(0, since + leaseMs + 30 - Date.now()));
+    };
+
+    beforeEach(async () => {
+      const made = await factory({ clock: clock.now });
+      store = made.store;
+      cleanup = () => made.cleanup();
+      realTimeLeases = made.realTimeLeases === true;
+    });
+    afterEach(async () => {
+      await store.close();
+      await cleanup();
+    });
+
+    describe('threads and state', () => {
+      it('creates, reads and refuses duplicate threads', async () => {
+        const created = await store.createThread({ metadata: { tenant: 't1' }, state: { a: 1 } });
+        expect(created.id).toMatch(/^thread_[0-9a-f]{32}$/);
+        expect(await store.getThread(created.id)).toEqual(created);
+        const named = await store.createThread({ id: 'thread_custom' });
+        expect(named).toMatchObject({ id: 'thread_custom', state: {}, metadata: {} });
+        await expect(store.createThread({ id: 'thread_custom' })).rejects.toMatchObject({ code: 'STORE_THREAD_EXISTS' });
+        expect(await store.getThread('thread_missing')).toBeUndefined();
+      });
+
+      it('merges state shallowly: keys replace, null is kept, other keys stay', async () => {
+        const thread = await store.createThread({ state: { keep: 1, nested: { a: 1, b: 2 }, gone: 'x' } });
+        const merged = await store.mergeState(thread.id, { nested: { c: 3 }, gone: null, added: [1, 2] });
+        expect(merged).toEqual({ keep: 1, nested: { c: 3 }, gone: null, added: [1, 2] });
+        expect((await store.getThread(thread.id))?.state).toEqual(merged);
+      });
+
+      it('keeps every JSON value as it was: empty arrays and objects, unicode, numbers, odd keys', async () => {
+        const value = {
+          emptyList: [],
+          emptyObject: {},
+          nestedEmpty: { list: [], obj: {} },
+          text: 'héllo ✓ 𝄞 "quoted" \\ back\nslash',
+          numbers: [0, -1.5, 1e21, 2 ** 53 - 1],
+          flags: [true, false, null],
+          '': 'empty key',
+          'a.b:c{d}': 'punctuated key',
+        };
+        const thread = await store.createThread({ state: { initial: [] } });
+        expect(await store.mergeState(thread.id, value)).toEqual({ initial: [], ...value });
+        expect((await store.getThread(thread.id))?.state).toEqual({ initial: [], ...value });
+      });
+
+      it('never shares objects with the caller', async () => {
+        const patch = { list: [1] };
+        const thread = await store.createThread();
+        const merged = await store.mergeState(thread.id, patch);
+        patch.list.push(2);
+        (merged.list as number[]).push(3);
+        expect((await store.getThread(thread.id))?.state).toEqual({ list: [1] });
+      });
+
+      it('replaces the whole state when asked', async () => {
+        if (!store.replaceState) return;
+        const thread = await store.createThread({ state: { a: 1 } });
+        expect(await store.replaceState(thread.id, { b: 2 })).toEqual({ b: 2 });
+        expect((await store.getThread(thread.id))?.state).toEqual({ b: 2 });
+        expect(await store.replaceState(thread.id, {})).toEqual({});
+        expect((await store.getThread(thread.id))?.state).toEqual({});
+      });
+
+      it('rejects bad input with typed errors', async () => {
+        const thread = await store.createThread();
+        await expect(store.mergeState('thread_missing', {})).rejects.toBeInstanceOf(ThreadNotFoundError);
+        await expect(store.mergeState(thread.id, [] as never)).rejects.toBeInstanceOf(InvalidStoreInputError);
+        await expect(store.mergeState(thread.id, 'x' as never)).rejects.toThrow(/state patch must be a plain JSON object/);
+        const circular: Record<string, unknown> = {};
+        circular.self = circular;
+        await expect(store.mergeState(thread.id, circular)).rejects.toThrow(/not JSON-serializable/);
+        await expect(store.createThread({ id: '' })).rejects.toBeInstanceOf(InvalidStoreInputError);
+        await expect(store.getThread(42 as never)).rejects.toMatchObject({ code: 'STORE_INVALID_INPUT' });
+      });
+
+      it('never loses a merge when many run at once', async () => {
+        const thread = await store.createThread();
+        await Promise.all(Array.from({ length: 100 }, (_, i) => store.mergeState(thread.id, { [`k${i}`]: i })));
+        const state = (await store.getThread(thread.id))!.state;
+        expect(Object.keys(state)).toHaveLength(100);
+        expect(state.k57).toBe(57);
+      });
+    });
+
+    describe('idempotency keys', () => {
+      it('applies a keyed merge once: a repeat changes nothing, not even updatedAt, and returns the current state', async () => {
+        const thread = await store.createThread({ state: { a: 0 } });
+        clock.advance(1000);
+        expect(await store.mergeState(thread.id, { a: 1 }, { idempotencyKey: 'step-1' })).toEqual({ a: 1 });
+        const after = (await store.getThread(thread.id))!;
+        expect(after.updatedAt > thread.updatedAt).toBe(true);
+        clock.advance(1000);
+        expect(await store.mergeState(thread.id, { a: 2, b: 2 }, { idempotencyKey: 'step-1' })).toEqual({ a: 1 });
+        expect(await store.getThread(thread.id)).toEqual(after);
+        expect(await store.mergeState(thread.id, { b: 3 }, { idempotencyKey: 'step-2' })).toEqual({ a: 1, b: 3 });
+        expect(await store.mergeState(thread.id, { c: 4 })).toEqual({ a: 1, b: 3, c: 4 });
+        expect(await store.mergeState(thread.id, { c: 5 }, {})).toEqual({ a: 1, b: 3, c: 5 });
+      });
+
+      it('a repeated key after other merges does not revert them', async () => {
+        const thread = await store.createThread();
+        await store.mergeState(thread.id, { status: 'started', n: 1 }, { idempotencyKey: 'run_1:start' });
+        await store.mergeState(thread.id, { status: 'done', n: 2 });
+        expect(await store.mergeState(thread.id, { status: 'started', n: 1, extra: true }, { idempotencyKey: 'run_1:start' })).toEqual({
+          status: 'done',
+          n: 2,
+        });
+        expect((await store.getThread(thread.id))!.state).toEqual({ status: 'done', n: 2 });
+      });
+
+      it('keeps a separate key space per thread', async () => {
+        const a = await store.createThread();
+        const b = await store.createThread();
+        expect(await store.mergeState(a.id, { x: 'a' }, { idempotencyKey: 'same' })).toEqual({ x: 'a' });
+        expect(await store.mergeState(b.id, { x: 'b' }, { idempotencyKey: 'same' })).toEqual({ x: 'b' });
+        expect(await store.mergeState(a.id, { x: 'again' }, { idempotencyKey: 'same' })).toEqual({ x: 'a' });
+      });
+
+      it('applies a keyed merge exactly once when many race with the same key', async () => {
+        const thread = await store.createThread({ state: { hits: [] } });
+        const results = await Promise.all(
+          Array.from({ length: 20 }, (_, i) => store.mergeState(thread.id, { winner: i }, { idempotencyKey: 'race' })),
+        );
+        const winner = (await store.getThread(thread.id))!.state.winner as number;
+        expect(typeof winner).toBe('number');
+        // Every caller saw the same winner: the first applied it, the others got the current state.
+        for (const result of results) expect(result).toEqual({ hits: [], winner });
+      });
+
+      it('shares keys between replaceState and mergeState', async () => {
+        if (!store.replaceState) return;
+        const thread = await store.createThread({ state: { old: true } });
+        expect(await store.replaceState(thread.id, { fresh: 1 }, { idempotencyKey: 'replace-1' })).toEqual({ fresh: 1 });
+        await store.mergeState(thread.id, { more: 2 });
+        expect(await store.replaceState(thread.id, { fresh: 'again' }, { idempotencyKey: 'replace-1' })).toEqual({ fresh: 1, more: 2 });
+        expect(await store.mergeState(thread.id, { other: 3 }, { idempotencyKey: 'replace-1' })).toEqual({ fresh: 1, more: 2 });
+        expect((await store.getThread(thread.id))!.state).toEqual({ fresh: 1, more: 2 });
+      });
+
+      it('validates keys and records none when the merge fails', async () => {
+        const thread = await store.createThread();
+        await expect(store.mergeState(thread.id, { a: 1 }, { idempotencyKey: '' })).rejects.toBeInstanceOf(InvalidStoreInputError);
+        await expect(store.mergeState(thread.id, { a: 1 }, { idempotencyKey: 'k'.repeat(201) })).rejects.toThrow(
+          /idempotency key must be a non-empty string of at most 200 characters/,
+        );
+        await expect(store.mergeState(thread.id, { a: 1 }, { idempotencyKey: 7 as never })).rejects.toMatchObject({ code: 'STORE_INVALID_INPUT' });
+        await expect(store.mergeState(thread.id, { a: 1 }, 'key' as never)).rejects.toThrow(/mergeState options must be an object/);
+        // A failed merge records no key: the same key applies later.
+        await expect(store.mergeState(thread.id, 'bad' as never, { idempotencyKey: 'k1' })).rejects.toBeInstanceOf(InvalidStoreInputError);
+        await expect(store.mergeState('thread_later', { a: 1 }, { idempotencyKey: 'k1' })).rejects.toBeInstanceOf(ThreadNotFoundError);
+        const later = await store.createThread({ id: 'thread_later' });
+        expect(await store.mergeState(later.id, { a: 1 }, { idempotencyKey: 'k1' })).toEqual({ a: 1 });
+        expect(await store.mergeState(thread.id, { a: 1 }, { idempotencyKey: 'k'.repeat(200) })).toEqual({ a: 1 });
+        expect((await store.getThread(thread.id))!.state).toEqual({ a: 1 });
+      });
+
+      it('skips a repeated key inside writeBatch, and records none when the batch fails', async () => {
+        if (!store.writeBatch) return;
+        const thread = await store.createThread();
+        const run = await store.createRun(thread.id, { agentId: 'a', agentVersion: '1', status: 'in_progress' });
+        await store.writeBatch([
+          { op: 'mergeState', threadId: thread.id, patch: { step: 1 }, idempotencyKey: 'b1' },
+          { op: 'mergeState', threadId: thread.id, patch: { step: 2 }, idempotencyKey: 'b1' },
+          { op: 'appendItems', threadId: thread.id, runId: run.id, items: [{ n: 1 }] },
+        ]);
+        expect((await store.getThread(thread.id))!.state).toEqual({ step: 1 });
+        const before = (await store.getThread(thread.id))!;
+        clock.advance(1000);
+        // Redelivered batch: the keyed merge is skipped, the rest of the batch still applies.
+        await store.writeBatch([
+          { op: 'mergeState', threadId: thread.id, patch: { step: 3 }, idempotencyKey: 'b1' },
+          { op: 'appendItems', threadId: thread.id, runId: run.id, items: [{ n: 2 }] },
+        ]);
+        expect((await store.getThread(thread.id))!.state).toEqual({ step: 1 });
+        expect((await store.listItems(thread.id)).map((i) => i.item)).toEqual([{ n: 1 }, { n: 2 }]);
+        expect(await store.mergeState(thread.id, { step: 4 }, { idempotencyKey: 'b1' })).toEqual(before.state);
+
+        await store.updateRun(run.id, { status: 'completed' });
+        await expect(
+          store.writeBatch([
+            { op: 'mergeState', threadId: thread.id, patch: { step: 5 }, idempotencyKey: 'b2' },
+            { op: 'updateRun', runId: run.id, input: { status: 'in_progress' } },
+          ]),
+        ).rejects.toMatchObject({ code: 'STORE_RUN_FINISHED' });
+        await expect(
+          store.writeBatch([{ op: 'mergeState', threadId: thread.id, patch: { step: 5 }, idempotencyKey: '' }]),
+        ).rejects.toThrow(/idempotency key/);
+        expect((await store.getThread(thread.id))!.state).toEqual({ step: 1 });
+        await store.writeBatch([{ op: 'mergeState', threadId: thread.id, patch: { step: 5 }, idempotencyKey: 'b2' }]);
+        expect((await store.getThread(thread.id))!.state).toEqual({ step: 5 });
+      });
+    });
+
+    describe('writeBatch', () => {
+      it('applies writes in order as one atomic change, all or none', async () => {
+        if (!store.writeBatch) return;
+        const thread = await store.createThread({ state: { a: 1 } });
+        const run = await store.createRun(thread.id, { agentId: 'io.baton.a', agentVersion: '1.0.0', status: 'in_progress' });
+        await store.writeBatch([
+          { op: 'appendItems', threadId: thread.id, runId: run.id, items: [{ n: 1 }, { n: 2 }] },
+          { op: 'appendAudit', record: { threadId: thread.id, runId: run.id, kind: 'k', data: { x: 1 } } },
+          { op: 'mergeState', threadId: thread.id, patch: { b: 2 } },
+          { op: 'appendItems', threadId: thread.id, runId: run.id, items: [{ n: 3 }] },
+          { op: 'updateRun', runId: run.id, input: { status: 'completed' } },
+        ]);
+        expect((await store.listItems(thread.id)).map((i) => [i.seq, i.item['n']])).toEqual([
+          [1, 1],
+          [2, 2],
+          [3, 3],
+        ]);
+        expect((await store.listAudit(thread.id)).map((a) => [a.kind, a.data])).toEqual([['k', { x: 1 }]]);
+        expect((await store.getThread(thread.id))!.state).toEqual({ a: 1, b: 2 });
+        expect((await store.getRun(run.id))!.status).toBe('completed');
+
+        // A failing write (an illegal status change) rolls back the writes before it.
+        await expect(
+          store.writeBatch([
+            { op: 'appendItems', threadId: thread.id, runId: run.id, items: [{ n: 4 }] },
+            { op: 'mergeState', threadId: thread.id, patch: { c: 3 } },
+            { op: 'appendAudit', record: { threadId: thread.id, runId: null, kind: 'k2', data: {} } },
+            { op: 'updateRun', runId: run.id, input: { status: 'in_progress' } },
+          ]),
+        ).rejects.toMatchObject({ code: 'STORE_RUN_FINISHED' });
+        // So does a write to a thread or run that does not exist.
+        await expect(
+          store.writeBatch([
+            { op: 'appendItems', threadId: thread.id, runId: run.id, items: [{ n: 4 }] },
+            { op: 'mergeState', threadId: 'thread_missing', patch: { c: 3 } },
+          ]),
+        ).rejects.toBeInstanceOf(ThreadNotFoundError);
+        await expect(
+          store.writeBatch([
+            { op: 'mergeState', threadId: thread.id, patch: { c: 3 } },
+            { op: 'updateRun', runId: 'run_missing', input: { status: 'failed' } },
+          ]),
+        ).rejects.toBeInstanceOf(RunNotFoundError);
+        // Invalid input is refused before anything is written.
+        await expect(
+          store.writeBatch([
+            { op: 'appendItems', threadId: thread.id, runId: run.id, items: [{ n: 5 }] },
+            { op: 'appendAudit', record: { threadId: thread.id, runId: null, kind: '', data: {} } },
+          ]),
+        ).rejects.toThrow(/audit kind/);
+        await expect(store.writeBatch([{ op: 'dropTable' } as never])).rejects.toThrow(/unknown write/);
+        expect((await store.listItems(thread.id)).length).toBe(3);
+        expect((await store.listAudit(thread.id)).length).toBe(1);
+        expect((await store.getThread(thread.id))!.state).toEqual({ a: 1, b: 2 });
+        await store.writeBatch([]);
+      });
+
+      it('sees the effect of earlier writes of the same batch', async () => {
+        if (!store.writeBatch) return;
+        const thread = await store.createThread();
+        const run = await store.createRun(thread.id, { agentId: 'a', agentVersion: '1' });
+        // queued -> in_progress -> completed in one batch is legal; a duplicate audit id in one batch is not.
+        await store.writeBatch([
+          { op: 'updateRun', runId: run.id, input: { status: 'in_progress' } },
+          { op: 'mergeState', threadId: thread.id, patch: { a: 1 } },
+          { op: 'mergeState', threadId: thread.id, patch: { b: 2 } },
+          { op: 'updateRun', runId: run.id, input: { status: 'completed', error: null } },
+        ]);
+        expect((await store.getRun(run.id))!.status).toBe('completed');
+        expect((await store.getThread(thread.id))!.state).toEqual({ a: 1, b: 2 });
+        await expect(
+          store.writeBatch([
+            { op: 'appendAudit', record: { id: 'audit_twice', threadId: thread.id, runId: null, kind: 'k', data: {} } },
+            { op: 'appendAudit', record: { id: 'audit_twice', threadId: thread.id, runId: null, kind: 'k', data: {} } },
+          ]),
+        ).rejects.toBeInstanceOf(StoreError);
+        expect(await store.listAudit(thread.id)).toEqual([]);
+      });
+    });
+
+    describe('runs', () => {
+      it('creates runs queued by default, updates them and lists them in creation order', async () => {
+        const thread = await store.createThread();
+        const first = await store.createRun(thread.id, { agentId: 'io.baton.a', agentVersion: '1.0.0', traceId: 'a'.repeat(32) });
+        expect(first).toMatchObject({ threadId: thread.id, status: 'queued', parentRunId: null, error: null, traceId: 'a'.repeat(32) });
+        const second = await store.createRun(thread.id, { agentId: 'io.baton.b', agentVersion: '2.0.0', parentRunId: first.id, status: 'in_progress' });
+        clock.advance(1000);
+        const cancelled = await store.updateRun(first.id, { status: 'cancelled', error: { code: 'HANDED_OFF', message: 'handed off' } });
+        expect(cancelled).toMatchObject({ status: 'cancelled', error: { code: 'HANDED_OFF', message: 'handed off' } });
+        expect(cancelled.updatedAt > cancelled.createdAt).toBe(true);
+        expect(await store.getRun(first.id)).toEqual(cancelled);
+        expect((await store.listRuns(thread.id)).map((r) => r.id)).toEqual([first.id, second.id]);
+        expect(await store.getRun(second.id)).toMatchObject({ parentRunId: first.id, agentVersion: '2.0.0', traceId: null });
+      });
+
+      it('refuses to move a finished run to another status', async () => {
+        const thread = await store.createThread();
+        const run = await store.createRun(thread.id, { agentId: 'a', agentVersion: '1' });
+        await store.updateRun(run.id, { status: 'completed' });
+        await expect(store.updateRun(run.id, { status: 'in_progress' })).rejects.toMatchObject({ code: 'STORE_RUN_FINISHED' });
+        await expect(store.updateRun(run.id, { status: 'failed' })).rejects.toThrow(/is already completed; it cannot become failed/);
+        expect(await store.updateRun(run.id, { error: null })).toMatchObject({ status: 'completed' });
+        expect(await store.updateRun(run.id, { status: 'completed', error: { code: 'X', message: 'm' } })).toMatchObject({
+          status: 'completed',
+          error: { code: 'X', message: 'm' },
+        });
+      });
+
+      it('rejects unknown threads, runs, parents and statuses', async () => {
+        const thread = await store.createThread();
+        const other = await store.createThread();
+        const foreign = await store.createRun(other.id, { agentId: 'a', agentVersion: '1' });
+        await expect(store.createRun('thread_missing', { agentId: 'a', agentVersion: '1' })).rejects.toBeInstanceOf(ThreadNotFoundError);
+        await expect(store.createRun(thread.id, { agentId: 'a', agentVersion: '1', parentRunId: foreign.id })).rejects.toBeInstanceOf(RunNotFoundError);
+        await expect(store.createRun(thread.id, { agentId: 'a', agentVersion: '1', status: 'running' as never })).rejects.toThrow(/run status must be one of/);
+        await expect(store.updateRun('run_missing', { status: 'failed' })).rejects.toBeInstanceOf(RunNotFoundError);
+        await expect(store.updateRun(foreign.id, { error: { code: 1 } as never })).rejects.toBeInstanceOf(InvalidStoreInputError);
+        expect(await store.getRun('run_missing')).toBeUndefined();
+        expect(await store.listRuns(thread.id)).toEqual([]);
+      });
+    });
+
+    describe('items and audit', () => {
+      it('numbers items per thread from 1, monotonically across appends', async () => {
+        const a = await store.createThread();
+        const b = await store.createThread();
+        const runA = await store.createRun(a.id, { agentId: 'a', agentVersion: '1' });
+        const runB = await store.createRun(b.id, { agentId: 'b', agentVersion: '1' });
+        const first = await store.appendItems(a.id, runA.id, [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'yo' }]);
+        await store.appendItems(b.id, runB.id, [{ role: 'user', content: 'other' }]);
+        const second = await store.appendItems(a.id, runA.id, [{ type: 'function_call', name: 't', arguments: [] }]);
+        expect(first.map((i) => i.seq)).toEqual([1, 2]);
+        expect(first[0]).toMatchObject({ threadId: a.id, runId: runA.id, item: { role: 'user', content: 'hi' } });
+        expect(second.map((i) => i.seq)).toEqual([3]);
+        expect(await store.appendItems(a.id, runA.id, [])).toEqual([]);
+        const listed = await store.listItems(a.id);
+        expect(listed.map((i) => [i.seq, i.runId, i.item])).toEqual([
+          [1, runA.id, { role: 'user', content: 'hi' }],
+          [2, runA.id, { role: 'assistant', content: 'yo' }],
+          [3, runA.id, { type: 'function_call', name: 't', arguments: [] }],
+        ]);
+        expect(listed.slice(0, 2)).toEqual(first);
+        expect((await store.listItems(b.id)).map((i) => i.seq)).toEqual([1]);
+      });
+
+      it('numbers concurrent appends without gaps or duplicates', async () => {
+        const thread = await store.createThread();
+        const run = await store.createRun(thread.id, { agentId: 'a', agentVersion: '1' });
+        await Promise.all(Array.from({ length: 30 }, (_, i) => store.appendItems(thread.id, run.id, [{ i }, { i }])));
+        const seqs = (await store.listItems(thread.id)).map((i) => i.seq);
+        expect(seqs).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+      });
+
+      it('refuses items for a run of another thread and non-object items', async () => {
+        const a = await store.createThread();
+        const b = await store.createThread();
+        const runB = await store.createRun(b.id, { agentId: 'b', agentVersion: '1' });
+        await expect(store.appendItems(a.id, runB.id, [{}])).rejects.toBeInstanceOf(RunNotFoundError);
+        await expect(store.appendItems(b.id, runB.id, [{}, 'x' as never])).rejects.toThrow(/items\[1\] must be a plain JSON object/);
+        await expect(store.appendItems('thread_missing', runB.id, [{}])).rejects.toBeInstanceOf(ThreadNotFoundError);
+        expect(await store.listItems(b.id)).toEqual([]);
+        expect(await store.listItems('thread_missing')).toEqual([]);
+      });
+
+      it('appends and lists audit records', async () => {
+        const thread = await store.createThread();
+        const run = await store.createRun(thread.id, { agentId: 'a', agentVersion: '1' });
+        const first = await store.appendAudit({ threadId: thread.id, runId: run.id, kind: 'handoff', data: { target: 'b', list: [] } });
+        const second = await store.appendAudit({ id: 'audit_fixed', threadId: thread.id, runId: null, kind: 'guardrail', data: {} });
+        expect(first.id).toMatch(/^audit_/);
+        expect(await store.listAudit(thread.id)).toEqual([first, second]);
+        await expect(store.appendAudit({ id: 'audit_fixed', threadId: thread.id, runId: null, kind: 'x', data: {} })).rejects.toBeInstanceOf(StoreError);
+        await expect(store.appendAudit({ threadId: 'thread_missing', runId: null, kind: 'x', data: {} })).rejects.toBeInstanceOf(ThreadNotFoundError);
+        await expect(store.appendAudit({ threadId: thread.id, runId: 'run_missing', kind: 'x', data: {} })).rejects.toBeInstanceOf(RunNotFoundError);
+        expect(await store.listAudit(thread.id)).toEqual([first, second]);
+      });
+    });
+
+    describe('thread locks', () => {
+      it('is exclusive until released, then acquirable again', async () => {
+        const thread = await store.createThread();
+        const lock = await store.acquireThreadLock(thread.id, { owner: 'run_1' });
+        const busy = await store.acquireThreadLock(thread.id, { owner: 'run_2', waitMs: 0 }).catch((e: unknown) => e);
+        expect(busy).toBeInstanceOf(ThreadBusyError);
+        expect((busy as ThreadBusyError).code).toBe('STORE_THREAD_BUSY');
+        expect((busy as Error).message).toContain('run_1');
+        await lock.release();
+        await lock.release();
+        const again = await store.acquireThreadLock(thread.id, { owner: 'run_2', waitMs: 0 });
+        expect(again.owner).toBe('run_2');
+        await again.release();
+      });
+
+      it('hands the lock to a waiter when the holder releases', async () => {
+        const thread = await store.createThread();
+        const lock = await store.acquireThreadLock(thread.id, { owner: 'first' });
+        const order: string[] = [];
+        const waiting = store.acquireThreadLock(thread.id, { owner: 'second', waitMs: 15_000 }).then((l) => {
+          order.push('second acquired');
+          return l;
+        });
+        await sleep(20);
+        order.push('first releasing');
+        await lock.release();
+        const second = await waiting;
+        expect(order).toEqual(['first releasing', 'second acquired']);
+        await second.release();
+      });
+
+      it('serialises read-modify-write sections of concurrent holders', async () => {
+        const thread = await store.createThread({ state: { counter: 0 } });
+        let inside = 0;
+        let most = 0;
+        await Promise.all(
+          Array.from({ length: 10 }, async (_, i) => {
+            const lock = await store.acquireThreadLock(thread.id, { owner: `run_${i}`, waitMs: 15_000 });
+            try {
+              most = Math.max(most, ++inside);
+              const current = (await store.getThread(thread.id))!.state.counter as number;
+              await sleep(1);
+              await store.mergeState(thread.id, { counter: current + 1 });
+            } finally {
+              inside--;
+              await lock.release();
+            }
+          }),
+        );
+        expect(most).toBe(1);
+        expect((await store.getThread(thread.id))!.state.counter).toBe(10);
+      });
+
+      it('lets a new owner take over a lease that expired (a dead holder)', async () => {
+        const thread = await store.createThread();
+        const since = Date.now();
+        const dead = await store.acquireThreadLock(thread.id, { owner: 'dead', leaseMs: LEASE_MS, autoRenew: false });
+        clock.advance(LEASE_MS - 1);
+        await expect(store.acquireThreadLock(thread.id, { owner: 'early', waitMs: 0 })).rejects.toBeInstanceOf(ThreadBusyError);
+        await outliveLease(since, LEASE_MS, LEASE_MS - 1);
+        const taken = await store.acquireThreadLock(thread.id, { owner: 'new', waitMs: 0, leaseMs: 60_000 });
+        if (dead.renew) expect(await dead.renew()).toBe(false);
+        await dead.release();
+        await expect(store.acquireThreadLock(thread.id, { owner: 'third', waitMs: 0 })).rejects.toBeInstanceOf(ThreadBusyError);
+        if (taken.renew) expect(await taken.renew()).toBe(true);
+        await taken.release();
+      });
+
+      it('keeps a live holder’s lease renewed in the background', async () => {
+        const thread = await store.createThread();
+        const since = Date.now();
+        const lock = await store.acquireThreadLock(thread.id, { owner: 'live', leaseMs: LEASE_MS });
+        // More than a lease passes, in real time and on the store's clock; the holder's process
+        // renews in the background, so nobody else gets in.
+        for (let i = 0; i < 3; i++) {
+          await sleep(LEASE_MS / 2);
+          clock.advance(LEASE_MS / 2);
+          await expect(store.acquireThreadLock(thread.id, { owner: 'intruder', waitMs: 0 })).rejects.toBeInstanceOf(ThreadBusyError);
+        }
+        expect(Date.now() - since).toBeGreaterThanOrEqual(LEASE_MS);
+        await lock.release();
+        const next = await store.acquireThreadLock(thread.id, { owner: 'next', waitMs: 0 });
+        await next.release();
+      });
+
+      it('stops waiting when aborted and fails for unknown threads and bad options', async () => {
+        const thread = await store.createThread();
+        const lock = await store.acquireThreadLock(thread.id, { owner: 'holder' });
+        const controller = new AbortController();
+        const waiting = store.acquireThreadLock(thread.id, { owner: 'waiter', waitMs: 60_000, signal: controller.signal });
+        setTimeout(() => controller.abort(), 20);
+        await expect(waiting).rejects.toMatchObject({ code: 'STORE_LOCK_ABORTED' });
+        await lock.release();
+        // The aborted waiter took nothing with it: the lock is free now.
+        const free = await store.acquireThreadLock(thread.id, { owner: 'after-abort', waitMs: 0 });
+        await free.release();
+        await expect(store.acquireThreadLock('thread_missing', { owner: 'x', waitMs: 0 })).rejects.toBeInstanceOf(ThreadNotFoundError);
+        await expect(store.acquireThreadLock(thread.id, { owner: 'x', leaseMs: -1 })).rejects.toBeInstanceOf(InvalidStoreInputError);
+        await expect(store.acquireThreadLock(thread.id, { owner: '' })).rejects.toBeInstanceOf(InvalidStoreInputError);
+      });
+    });
+
+    describe('waiting for a lock', () => {
+      it('gives up after waitMs with ThreadBusyError naming the holder', async () => {
+        const thread = await store.createThread();
+        const lock = await store.acquireThreadLock(thread.id, { owner: 'slow-holder' });
+        const started = Date.now();
+        const error = await store.acquireThreadLock(thread.id, { owner: 'impatient', waitMs: 150 }).catch((e: unknown) => e);
+        const waited = Date.now() - started;
+        expect(error).toBeInstanceOf(ThreadBusyError);
+        expect((error as Error).message).toContain('slow-holder');
+        expect((error as Error).message).toMatch(/gave up after \d+ ms/);
+        expect(waited).toBeGreaterThanOrEqual(150);
+        expect(waited).toBeLessThan(5_000);
+        await lock.release();
+      });
+
+      it('acquires while waiting once the holder’s lease runs out', async () => {
+        const thread = await store.createThread();
+        const since = Date.now();
+        const dead = await store.acquireThreadLock(thread.id, { owner: 'vanished', leaseMs: LEASE_MS, autoRenew: false });
+        const waiting = store.acquireThreadLock(thread.id, { owner: 'patient', waitMs: 15_000 });
+        await sleep(20);
+        await outliveLease(since, LEASE_MS);
+        const lock = await waiting;
+        expect(lock.owner).toBe('patient');
+        if (dead.renew) expect(await dead.renew()).toBe(false);
+        await lock.release();
+      });
+
+      it('gives the lock to each of several waiters in turn', async () => {
+        const thread = await store.createThread();
+        const first = await store.acquireThreadLock(thread.id, { owner: 'w0' });
+        const acquired: string[] = [];
+        const waiters = Array.from({ length: 4 }, async (_, i) => {
+          const lock = await store.acquireThreadLock(thread.id, { owner: `w${i + 1}`, waitMs: 15_000 });
+          acquired.push(lock.owner);
+          await sleep(5);
+          await lock.release();
+        });
+        await sleep(10);
+        expect(acquired).toEqual([]);
+        await first.release();
+        await Promise.all(waiters);
+        expect([...acquired].sort()).toEqual(['w1', 'w2', 'w3', 'w4']);
+      });
+    });
+
+    describe('recoverAbandonedRuns', () => {
+      it('fails active runs on unlocked threads and leaves the rest alone', async () => {
+        if (!store.recoverAbandonedRuns) return;
+        const orphan = await store.createThread();
+        const live = await store.createThread();
+        const orphanRun = await store.createRun(orphan.id, { agentId: 'a', agentVersion: '1', status: 'in_progress' });
+        const orphanQueued = await store.createRun(orphan.id, { agentId: 'a', agentVersion: '1' });
+        const done = await store.createRun(orphan.id, { agentId: 'a', agentVersion: '1', status: 'completed' });
+        const finishedLater = await store.createRun(orphan.id, { agentId: 'a', agentVersion: '1', status: 'in_progress' });
+        await store.updateRun(finishedLater.id, { status: 'completed' });
+        const liveRun = await store.createRun(live.id, { agentId: 'a', agentVersion: '1', status: 'requires_action' });
+        const lock = await store.acquireThreadLock(live.id, { owner: liveRun.id });
+
+        expect(await store.recoverAbandonedRuns()).toBe(2);
+        expect(await store.getRun(orphanRun.id)).toMatchObject({ status: 'failed', error: { code: 'RUNNER_CRASHED' } });
+        expect((await store.getRun(orphanQueued.id))?.status).toBe('failed');
+        expect((await store.getRun(done.id))?.status).toBe('completed');
+        expect((await store.getRun(finishedLater.id))?.status).toBe('completed');
+        expect((await store.getRun(liveRun.id))?.status).toBe('requires_action');
+        expect(await store.recoverAbandonedRuns()).toBe(0);
+        await lock.release();
+        expect(await store.recoverAbandonedRuns()).toBe(1);
+        expect((await store.getRun(liveRun.id))?.status).toBe('failed');
+      });
+
+      it('treats an expired lease as a dead holder', async () => {
+        if (!store.recoverAbandonedRuns) return;
+        const thread = await store.createThread();
+        const run = await store.createRun(thread.id, { agentId: 'a', agentVersion: '1', status: 'in_progress' });
+        const since = Date.now();
+        await store.acquireThreadLock(thread.id, { owner: run.id, leaseMs: LEASE_MS, autoRenew: false });
+        expect(await store.recoverAbandonedRuns()).toBe(0);
+        await outliveLease(since, LEASE_MS);
+        expect(await store.recoverAbandonedRuns()).toBe(1);
+        await expect(store.updateRun(run.id, { status: 'completed' })).rejects.toMatchObject({ code: 'STORE_RUN_FINISHED' });
+      });
+    });
+
+    it('refuses calls after close', async () => {
+      const thread = await store.createThread();
+      await store.close();
+      await expect(store.getThread(thread.id)).rejects.toMatchObject({ code: 'STORE_CLOSED' });
+      await expect(store.mergeState(thread.id, { a: 1 })).rejects.toMatchObject({ code: 'STORE_CLOSED' });
+    });
+  });
+}

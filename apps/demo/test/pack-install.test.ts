@@ -85,7 +85,7 @@ describe('the @baton/* packages, packed and installed outside the workspace', ()
 
   it('packs every published package', () => {
     expect(published.map((p) => p.pkg.name).sort()).toEqual(
-      ['@baton/cli', '@baton/guardrail-client', '@baton/guardrail-server', '@baton/manifest', '@baton/packets', '@baton/runner', '@baton/skills', '@baton/tracing'].sort(),
+      ['@baton/cli', '@baton/guardrail-client', '@baton/guardrail-server', '@baton/manifest', '@baton/packets', '@baton/queue', '@baton/runner', '@baton/skills', '@baton/tracing'].sort(),
     );
     for (const { pkg } of published) {
       const installed = JSON.parse(readFileSync(path.join(project, 'node_modules', ...pkg.name.split('/'), 'package.json'), 'utf8')) as PackageJson;
@@ -106,6 +106,7 @@ describe('the @baton/* packages, packed and installed outside the workspace', ()
       sqliteStore: true,
       offlineModel: 'offline model',
       skills: { format: 'unified_diff', criteria: 'word_count' },
+      queue: { code: 'QUEUE_CONFIG', testing: 'function' },
       cli: 'baton',
     });
   }, TWO_MINUTES);

@@ -93,6 +93,16 @@ export interface BatonWorker {
  */
 const INFRASTRUCTURE_RUN_ERRORS: ReadonlySet<string> = new Set(['STORE_UNAVAILABLE', 'STORE_THREAD_BUSY', 'QUEUE_UNAVAILABLE']);
 
+/** Errors the runner throws for a request that can never succeed (no such agent, bad request): no retry. */
+const CALLER_ERRORS: ReadonlySet<string> = new Set(['AGENT_NOT_FOUND', 'INVALID_REQUEST', 'INVALID_TRACEPARENT']);
+
+/** Rethrows a caller mistake as BullMQ's UnrecoverableError, so the job fails at once. */
+function unrecoverableIfCallerError(error: unknown): never {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && CALLER_ERRORS.has(code)) throw new UnrecoverableError(`${code}: ${(error as Error).message}`);
+  throw error;
+}
+
 class InfrastructureFailure extends Error {
   constructor(message: string) {
     super(message);
@@ -195,7 +205,8 @@ export function startWorker(options: BatonWorkerOptions): BatonWorker {
           QUEUE_DEFAULTS.runsQueue,
           signal,
           (runSignal, traceparent) =>
-            runner.run({
+            runner
+              .run({
               agentId: r.agent_id,
               input: r.input,
               threadId: r.thread_id,
@@ -207,7 +218,8 @@ export function startWorker(options: BatonWorkerOptions): BatonWorker {
               // tool-call keys from it, so a retried run does not apply them twice.
               idempotencyKey: job.id as string,
               signal: runSignal,
-            }),
+            })
+              .catch(unrecoverableIfCallerError),
           (result) => result.status,
           (result) => (result.status === 'failed' && result.error && INFRASTRUCTURE_RUN_ERRORS.has(result.error.code) ? `${result.error.code}: ${result.error.message}` : undefined),
           data.trace,

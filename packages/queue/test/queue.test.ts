@@ -123,6 +123,17 @@ describe('queued runs', () => {
     expect(failed?.attemptsMade).toBe(1);
     expect(failed?.failedReason).toMatch(/not a Baton v1 job/);
 
+    // A request no worker can ever run (unknown agent) fails at once too, with the runner's code.
+    const picky = startWorker({ connection: url, prefix: `${prefix}x`, runner: { run: async () => Promise.reject(Object.assign(new Error("no agent with id 'nope'"), { code: 'AGENT_NOT_FOUND' })) } });
+    cleanups.push(() => picky.close());
+    const pickyQueue = createQueueRunner({ connection: url, prefix: `${prefix}x` });
+    cleanups.push(() => pickyQueue.close());
+    const started = await pickyQueue.enqueue({ agentId: 'nope', input: 'x' });
+    await expect(pickyQueue.result(started.jobId)).rejects.toThrow(/AGENT_NOT_FOUND/);
+    const pickyRaw = new Queue('runs', { connection: parse(url), prefix: `${prefix}x` });
+    cleanups.push(() => pickyRaw.close());
+    expect((await pickyRaw.getJob(started.jobId))?.attemptsMade).toBe(1);
+
     const idle = createQueueRunner({ connection: url, prefix: uniquePrefix('idle'), resultTimeoutMs: 300 });
     cleanups.push(() => idle.close());
     await expect(idle.run({ agentId: 'a', input: 'x' })).rejects.toThrow(QueueTimeoutError);

@@ -1,3 +1,4 @@
+import type { ConnectionOptions } from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
 import { QueueConfigError } from './errors.js';
 
@@ -40,14 +41,22 @@ export function redact(connection: RedisConnection): string {
 }
 
 /**
- * A connection for BullMQ's blocking commands (workers, queue events): BullMQ requires
- * `maxRetriesPerRequest: null` there, so a Redis restart pauses work instead of failing it.
+ * Options (not a client) for BullMQ's blocking connections (workers, queue events), so BullMQ
+ * owns the connection and closes it with the worker. BullMQ requires `maxRetriesPerRequest:
+ * null` there: a Redis restart pauses work instead of failing it.
  */
-export function blockingConnection(connection: RedisConnection): Redis {
-  return new Redis({ ...redisOptions(connection), maxRetriesPerRequest: null, lazyConnect: false });
+export function blockingOptions(connection: RedisConnection): ConnectionOptions {
+  // BullMQ declares its own (structurally narrower) RedisOptions; these are ioredis options.
+  return { ...redisOptions(connection), maxRetriesPerRequest: null } as ConnectionOptions;
 }
 
-/** A connection for producers: commands fail fast when Redis is down, so callers hear about it. */
+/**
+ * A client for producers and Baton's own commands: commands fail fast when Redis is down, so
+ * callers hear about it (through the rejected command; the client's own error events, emitted
+ * while it reconnects, are not a second report). The caller disconnects it.
+ */
 export function producerConnection(connection: RedisConnection): Redis {
-  return new Redis({ ...redisOptions(connection), maxRetriesPerRequest: 2, enableOfflineQueue: true });
+  const client = new Redis({ ...redisOptions(connection), maxRetriesPerRequest: 2, enableOfflineQueue: true });
+  client.on('error', () => undefined);
+  return client;
 }

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { trace, type Tracer } from '@opentelemetry/api';
 import type { ResponsePackage } from '@baton/manifest';
 import { requestCancel } from './cancel.js';
-import { blockingConnection, producerConnection, redisOptions, type RedisConnection } from './connection.js';
+import { blockingOptions, producerConnection, redisOptions, type RedisConnection } from './connection.js';
 import { currentJob } from './current-job.js';
 import { QUEUE_DEFAULTS, tasksQueueName } from './defaults.js';
 import { QueueConfigError, QueueTimeoutError } from './errors.js';
@@ -77,7 +77,7 @@ export function createQueueDispatcher(options: QueueDispatcherOptions): QueueDis
     if (!entry) {
       producer ??= producerConnection(options.connection);
       const name = tasksQueueName(depth);
-      entry = { queue: new Queue(name, { connection: producer, prefix }), events: new QueueEvents(name, { connection: blockingConnection(options.connection), prefix }) };
+      entry = { queue: new Queue(name, { connection: producer, prefix }), events: new QueueEvents(name, { connection: blockingOptions(options.connection), prefix }) };
       entry.queue.on('error', () => undefined);
       entry.events.on('error', () => undefined);
       queues.set(depth, entry);

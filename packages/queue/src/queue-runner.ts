@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import { trace, type Tracer } from '@opentelemetry/api';
 import { InvalidRunRequestError, type RunRequest, type RunResult } from '@baton/runner';
 import { requestCancel } from './cancel.js';
-import { blockingConnection, producerConnection, redisOptions, type RedisConnection } from './connection.js';
+import { blockingOptions, producerConnection, redisOptions, type RedisConnection } from './connection.js';
 import { QUEUE_DEFAULTS } from './defaults.js';
 import { QueueConfigError, QueueUnavailableError } from './errors.js';
 import { jobIdFor } from './job-ids.js';
@@ -84,7 +84,7 @@ export function createQueueRunner(options: QueueRunnerOptions): QueueRunner {
       producer = producerConnection(options.connection);
       queue = new Queue(QUEUE_DEFAULTS.runsQueue, { connection: producer, prefix });
       // A dedicated blocking connection: QueueEvents reads a stream with XREAD BLOCK.
-      events = new QueueEvents(QUEUE_DEFAULTS.runsQueue, { connection: blockingConnection(options.connection), prefix });
+      events = new QueueEvents(QUEUE_DEFAULTS.runsQueue, { connection: blockingOptions(options.connection), prefix });
       events.on('error', () => undefined);
       queue.on('error', () => undefined);
     }

@@ -5,7 +5,7 @@ import { SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
 import type { ResponsePackage } from '@baton/manifest';
 import type { RunRequest, RunResult } from '@baton/runner';
 import { cancelChannel, isCancelRequested } from './cancel.js';
-import { blockingConnection, producerConnection, redisOptions, type RedisConnection } from './connection.js';
+import { blockingOptions, producerConnection, redisOptions, type RedisConnection } from './connection.js';
 import { currentJob } from './current-job.js';
 import { QUEUE_DEFAULTS, tasksQueueName } from './defaults.js';
 import { QueueConfigError, type InvalidJobDataError } from './errors.js';
@@ -225,7 +225,7 @@ export function startWorker(options: BatonWorkerOptions): BatonWorker {
           data.trace,
         );
       },
-      { ...common, connection: blockingConnection(options.connection), concurrency: positive('concurrency', options.concurrency, QUEUE_DEFAULTS.concurrency), name },
+      { ...common, connection: blockingOptions(options.connection), concurrency: positive('concurrency', options.concurrency, QUEUE_DEFAULTS.concurrency), name },
     );
     workers.push(worker);
   }
@@ -254,7 +254,7 @@ export function startWorker(options: BatonWorkerOptions): BatonWorker {
             data.trace,
           );
         },
-        { ...common, connection: blockingConnection(options.connection), concurrency: positive('taskConcurrency', options.taskConcurrency, QUEUE_DEFAULTS.taskConcurrency), name },
+        { ...common, connection: blockingOptions(options.connection), concurrency: positive('taskConcurrency', options.taskConcurrency, QUEUE_DEFAULTS.taskConcurrency), name },
       );
       workers.push(worker);
     }

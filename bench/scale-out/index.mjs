@@ -21,10 +21,10 @@ const BATCH = Number(process.env.BENCH_BATCH ?? 48);
 const CONCURRENCY = Number(process.env.BENCH_WORKER_CONCURRENCY ?? 4);
 const WORKER_COUNTS = (process.env.BENCH_WORKERS ?? '1,2,4').split(',').map(Number);
 
-function startWorker(url, prefix, workspace) {
+function startWorker(url, prefix, workspace, concurrency = CONCURRENCY) {
   const child = spawn(
     process.execPath,
-    [BIN, 'worker', '--queue', url, '--queue-prefix', prefix, '--agents', AGENTS, '--workspace', workspace, '--apply-edits', '--concurrency', String(CONCURRENCY), '--task-concurrency', String(CONCURRENCY)],
+    [BIN, 'worker', '--queue', url, '--queue-prefix', prefix, '--agents', AGENTS, '--workspace', workspace, '--apply-edits', '--concurrency', String(concurrency), '--task-concurrency', String(concurrency)],
     { env: { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '', OPENAI_AGENTS_DISABLE_TRACING: '1' }, stdio: ['ignore', 'pipe', 'ignore'] },
   );
   const exited = new Promise((resolve) => child.on('close', resolve));
@@ -39,12 +39,12 @@ function startWorker(url, prefix, workspace) {
   return { child, ready, exited };
 }
 
-async function measureWorkers(url, count) {
+async function measureWorkers(url, count, concurrency = CONCURRENCY) {
   const prefix = `bench${count}x${Date.now().toString(36)}`;
   const workspace = mkdtempSync(path.join(tmpdir(), 'baton-bench-scale-'));
   mkdirSync(path.join(workspace, 'ledger'));
   for (let i = 1; i <= BATCH; i++) writeFileSync(path.join(workspace, 'ledger', `T-${i}.txt`), 'END\n');
-  const workers = Array.from({ length: count }, () => startWorker(url, prefix, workspace));
+  const workers = Array.from({ length: count }, () => startWorker(url, prefix, workspace, concurrency));
   const queue = createQueueRunner({ connection: url, prefix });
   try {
     await Promise.all(workers.map((w) => w.ready));
@@ -60,7 +60,7 @@ async function measureWorkers(url, count) {
     );
     const wallMs = performance.now() - started;
     const completed = results.filter((r) => r.status === 'completed').length;
-    return { workers: count, runs: BATCH, completed, wallMs, throughput: (completed / wallMs) * 1000, latency: summarize(latencies) };
+    return { workers: count, concurrency, runs: BATCH, completed, wallMs, throughput: (completed / wallMs) * 1000, latency: summarize(latencies) };
   } finally {
     await queue.close();
     for (const w of workers) w.child.kill('SIGTERM');
@@ -74,9 +74,14 @@ export default async function run() {
   try {
     const rows = [];
     for (const count of WORKER_COUNTS) rows.push(await measureWorkers(redis.url, count));
-    const base = rows.find((r) => r.workers === 1) ?? rows[0];
+    // Same total concurrency as the largest worker count, in one process: separates what more
+    // processes add from what more concurrent runs add (on one machine they share its cores).
+    const most = Math.max(...WORKER_COUNTS);
+    if (most > 1) rows.push(await measureWorkers(redis.url, 1, CONCURRENCY * most));
+    const base = rows.find((r) => r.workers === 1 && r.concurrency === CONCURRENCY) ?? rows[0];
     const table = rows.map((r) => ({
       workers: r.workers,
+      'runs at once': r.workers * r.concurrency,
       'runs done': `${r.completed}/${r.runs}`,
       'wall s': r.wallMs / 1000,
       'runs/s': r.throughput,
@@ -84,7 +89,7 @@ export default async function run() {
       'run p50 ms': r.latency.median,
       'run p99 ms': r.latency.p99,
     }));
-    printTable(table, { title: `Scale-out: ${BATCH} runs, each 3 model calls x 200 ms + 1 skill subprocess (300 ms) + 1 handoff; ${CONCURRENCY} runs per worker at once; ${cpus().length} cores` });
+    printTable(table, { title: `Scale-out: ${BATCH} runs, each 3 model calls x 200 ms + 1 skill subprocess (300 ms) + 1 handoff; ${cpus().length} cores` });
     const file = await writeResult('scale-out', {
       batch: BATCH,
       concurrency_per_worker: CONCURRENCY,

@@ -79,6 +79,8 @@ export function createQueueDispatcher(options: QueueDispatcherOptions): QueueDis
       const name = tasksQueueName(depth);
       entry = { queue: new Queue(name, { connection: producer, prefix }), events: new QueueEvents(name, { connection: blockingOptions(options.connection), prefix }) };
       entry.queue.on('error', () => undefined);
+      // Each child being waited for listens for the queue closing: many at once is normal here.
+      entry.queue.setMaxListeners(0);
       entry.events.on('error', () => undefined);
       queues.set(depth, entry);
     }

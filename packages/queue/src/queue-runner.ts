@@ -87,6 +87,8 @@ export function createQueueRunner(options: QueueRunnerOptions): QueueRunner {
       events = new QueueEvents(QUEUE_DEFAULTS.runsQueue, { connection: blockingOptions(options.connection), prefix });
       events.on('error', () => undefined);
       queue.on('error', () => undefined);
+      // Each run being waited for listens for the queue closing: many at once is normal here.
+      queue.setMaxListeners(0);
     }
     return { queue, events: events as QueueEvents, producer: producer as Redis };
   };

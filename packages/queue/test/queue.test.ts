@@ -229,6 +229,29 @@ describe('delegated subtasks on the queues', () => {
     expect(deep.error_report?.code).toBe('ERR_CONSTRAINT_VIOLATION');
   });
 
+  it('stops waiting for a child after resultTimeoutMs with ERR_TIMEOUT, and cancels it on its worker', async () => {
+    const prefix = uniquePrefix('task-timeout');
+    let aborted = false;
+    const tasks = {
+      runDelegated: (_task: DelegatedTask, options?: { signal?: AbortSignal }) =>
+        new Promise<{ status: 'FAILURE'; output_payload: Record<string, unknown> }>((resolve) => {
+          options?.signal?.addEventListener('abort', () => {
+            aborted = true;
+            resolve({ status: 'FAILURE', output_payload: {} });
+          });
+        }),
+    };
+    const worker = startWorker({ connection: url, prefix, tasks });
+    cleanups.push(() => worker.close());
+    const dispatcher = createQueueDispatcher({ connection: url, prefix, resultTimeoutMs: 500 });
+    cleanups.push(() => dispatcher.close());
+    const r = await dispatcher.dispatch({ args: { subagent_type: 'slow', instruction_set: 'i', input_data: {} }, scope: { depth: 0, maxDepth: 3, lineage: [] }, context: {} });
+    expect(r.status).toBe('FAILURE');
+    expect(r.error_report?.code).toBe('ERR_TIMEOUT');
+    expect(r.error_report?.message).toMatch(/slow did not finish within 500 ms/);
+    await waitUntil(() => aborted);
+  });
+
   it('puts each depth on its own queue so waiting parents never starve their children', async () => {
     const prefix = uniquePrefix('depth');
     const seenDepths: number[] = [];

@@ -75,6 +75,8 @@ export {
   checkIdempotencyKey,
   assertTransition,
   waitForLock,
+  createHeldLock,
+  type HeldLockOptions,
   defaultIdGenerator,
   type SqliteThreadStoreOptions,
   type MemoryThreadStoreOptions,

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { addRunnerSetupOptions, type RunnerSetupCommandOptions } from './runner-options.js';
+import { addRunnerSetupOptions, runnerSetupFields, type RunnerSetupCommandOptions } from './runner-options.js';
 
 /** Options of `baton run`, as commander parses them. */
 interface RunCommandOptions extends RunnerSetupCommandOptions {
@@ -55,13 +55,8 @@ async function runCommand(opts: RunCommandOptions): Promise<number> {
       agentsDir: opts.agents,
       storeFile: opts.store,
       env: process.env,
-      ...(opts.guardrailUrl ? { guardrailUrl: opts.guardrailUrl, ...(process.env.BATON_GUARDRAIL_TOKEN ? { guardrailToken: process.env.BATON_GUARDRAIL_TOKEN } : {}) } : {}),
-      ...(opts.scenario ? { scenarioFile: opts.scenario } : {}),
-      ...(opts.tools ? { toolModules: opts.tools } : {}),
+      ...runnerSetupFields(opts, process.env),
       ...(opts.capture ? { captureDir: opts.capture } : {}),
-      ...(opts.contract !== undefined ? { contractFile: opts.contract } : {}),
-      ...(opts.cases !== undefined ? { casesFile: opts.cases } : {}),
-      packets: opts.packets,
     });
     if (setup.label === 'offline model') process.stderr.write(`baton run: using the offline model${setup.scenarioFile ? ` (scenario ${setup.scenarioFile})` : ''}\n`);
     if (setup.packets) {

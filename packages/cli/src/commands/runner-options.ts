@@ -30,3 +30,18 @@ export function addRunnerSetupOptions(command: Command): Command {
     .option('--cases <file>', 'case data the packets are built from (default: <agents>/../data/cases.json)')
     .option('--no-packets', 'hand off without packets: the target sees only the handoff input');
 }
+
+/**
+ * The `setupRunner` fields these options map to (the guardrail token comes from
+ * `BATON_GUARDRAIL_TOKEN`, never a flag, so it stays out of process listings).
+ */
+export function runnerSetupFields(opts: RunnerSetupCommandOptions, env: NodeJS.ProcessEnv) {
+  return {
+    ...(opts.guardrailUrl ? { guardrailUrl: opts.guardrailUrl, ...(env.BATON_GUARDRAIL_TOKEN ? { guardrailToken: env.BATON_GUARDRAIL_TOKEN } : {}) } : {}),
+    ...(opts.scenario ? { scenarioFile: opts.scenario } : {}),
+    ...(opts.tools ? { toolModules: opts.tools } : {}),
+    ...(opts.contract !== undefined ? { contractFile: opts.contract } : {}),
+    ...(opts.cases !== undefined ? { casesFile: opts.cases } : {}),
+    packets: opts.packets,
+  };
+}

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { ThreadStore } from '@baton/runner';
 import type { RunnerLike } from '@baton/runner/http';
 import { addQueueOptions, type QueueCommandOptions } from './queue-options.js';
-import { addRunnerSetupOptions, type RunnerSetupCommandOptions } from './runner-options.js';
+import { addRunnerSetupOptions, runnerSetupFields, type RunnerSetupCommandOptions } from './runner-options.js';
 
 /** What `baton serve` needs of its set-up: an in-process runner, or a producer onto the queue. */
 interface ServeSetup {
@@ -51,12 +51,7 @@ async function serveCommand(opts: ServeCommandOptions): Promise<number> {
       agentsDir: opts.agents,
       storeFile: opts.store,
       env: process.env,
-      ...(opts.guardrailUrl ? { guardrailUrl: opts.guardrailUrl, ...(process.env.BATON_GUARDRAIL_TOKEN ? { guardrailToken: process.env.BATON_GUARDRAIL_TOKEN } : {}) } : {}),
-      ...(opts.scenario ? { scenarioFile: opts.scenario } : {}),
-      ...(opts.tools ? { toolModules: opts.tools } : {}),
-      ...(opts.contract !== undefined ? { contractFile: opts.contract } : {}),
-      ...(opts.cases !== undefined ? { casesFile: opts.cases } : {}),
-      packets: opts.packets,
+      ...runnerSetupFields(opts, process.env),
     });
     const { createRunnerServer } = await import('@baton/runner/http');
     const auth = authenticatedRunner({ runner: setup.runner, store: setup.store, packets: setup.packets !== undefined });

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { GuardrailValidator } from '@baton/manifest';
 import type { RunRequest, RunResult, SystemTool } from '@baton/runner';
 import { positiveIntFlag, type QueueCommandOptions } from './queue-options.js';
-import type { RunnerSetupCommandOptions } from './runner-options.js';
+import { runnerSetupFields, type RunnerSetupCommandOptions } from './runner-options.js';
 import { UsageError, setupRunner } from './runner-setup.js';
 
 /** What `baton worker` was asked for, as commander parses it. */
@@ -91,12 +91,7 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<{ name
       storeFile: '(redis)',
       store,
       env: process.env,
-      ...(opts.guardrailUrl ? { guardrailUrl: opts.guardrailUrl, ...(process.env.BATON_GUARDRAIL_TOKEN ? { guardrailToken: process.env.BATON_GUARDRAIL_TOKEN } : {}) } : {}),
-      ...(opts.scenario ? { scenarioFile: opts.scenario } : {}),
-      ...(opts.tools ? { toolModules: opts.tools } : {}),
-      ...(opts.contract !== undefined ? { contractFile: opts.contract } : {}),
-      ...(opts.cases !== undefined ? { casesFile: opts.cases } : {}),
-      packets: opts.packets,
+      ...runnerSetupFields(opts, process.env),
       systemTools: [delegation.delegateTaskTool as SystemTool],
       limits: { lockLeaseMs },
     });

@@ -1,19 +1,10 @@
 import type { Command } from 'commander';
-import { addQueueOptions, type QueueCommandOptions } from './queue-options.js';
-import { addRunnerSetupOptions, type RunnerSetupCommandOptions } from './runner-options.js';
+import { addQueueOptions } from './queue-options.js';
+import { addRunnerSetupOptions } from './runner-options.js';
+// Type only: the set-up module (and what it loads) is imported when the command runs.
+import type { QueueWorkerOptions } from './worker-setup.js';
 
-interface WorkerCommandOptions extends RunnerSetupCommandOptions, QueueCommandOptions {
-  agents: string;
-  skills?: string;
-  workspace: string;
-  applyEdits: boolean;
-  concurrency: string;
-  taskConcurrency: string;
-  maxDepth: string;
-  lockDuration: string;
-  stalledInterval: string;
-  lockLease: string;
-}
+type WorkerCommandOptions = QueueWorkerOptions;
 
 /** `baton worker`: executes queued runs and delegated subtasks until SIGINT/SIGTERM. */
 export function register(program: Command): void {

@@ -17,6 +17,7 @@ import {
   encodeObject,
   isPlainObject,
   waitForLock,
+  createHeldLock,
   type AuditRecord,
   type JsonObject,
   type RunRecord,
@@ -454,27 +455,15 @@ export function createRedisThreadStore(options: RedisThreadStoreOptions): Thread
       if (closed) return false;
       return op('renewThreadLock', async () => Number(await evalScript(RENEW_LOCK, [lockKey], [value, lease])) === 1);
     };
-    // Renew every lease/3; a failed renewal (Redis briefly unreachable) is retried on the next
-    // tick, a lost lock stops the timer. Unref'd: a held lock never keeps the process alive.
-    const timer = setInterval(() => {
-      renew().then(
-        (held) => {
-          if (!held) clearInterval(timer);
-        },
-        () => undefined,
-      );
-    }, Math.max(10, Math.floor(lease / 3)));
-    timer.unref();
-    if (!autoRenew) clearInterval(timer);
-    let released = false;
-    const lock: ThreadLock = {
+    // A failed renewal (Redis briefly unreachable) is retried on the next tick; a lost lock stops it.
+    const lock = createHeldLock({
       threadId,
       owner,
+      leaseMs: lease,
+      autoRenew,
       renew,
+      onRenewError: 'retry',
       async release() {
-        if (released) return;
-        released = true;
-        clearInterval(timer);
         heldLocks.delete(lock);
         if (closed) return;
         try {
@@ -487,7 +476,7 @@ export function createRedisThreadStore(options: RedisThreadStoreOptions): Thread
           notifyReleased();
         }
       },
-    };
+    });
     heldLocks.add(lock);
     return lock;
   }

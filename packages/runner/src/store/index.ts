@@ -28,6 +28,7 @@ export {
   assertTransition,
 } from './rules.js';
 export { LOCK_DEFAULTS, waitForLock } from './lock-wait.js';
+export { createHeldLock, type HeldLockOptions } from './held-lock.js';
 export { defaultIdGenerator } from './ids.js';
 export type { StoreIdKind } from './ids.js';
 export { RUN_STATUSES } from './types.js';

@@ -1,5 +1,6 @@
 import { InvalidStoreInputError, RunNotFoundError, StoreError, ThreadNotFoundError } from './errors.js';
 import { defaultIdGenerator, type StoreIdKind } from './ids.js';
+import { createHeldLock } from './held-lock.js';
 import { waitForLock } from './lock-wait.js';
 import {
   ABANDONED_RUN_MESSAGE,
@@ -15,7 +16,7 @@ import {
   isPlainObject,
   mergeStateObjects,
 } from './rules.js';
-import type { AuditRecord, JsonObject, RunRecord, ThreadItem, ThreadLock, ThreadRecord, ThreadStore } from './types.js';
+import type { AuditRecord, JsonObject, RunRecord, ThreadItem, ThreadRecord, ThreadStore } from './types.js';
 
 /** Options for {@link createMemoryThreadStore}. */
 export interface MemoryThreadStoreOptions {
@@ -240,27 +241,17 @@ export function createMemoryThreadStore(options: MemoryThreadStoreOptions = {}):
         current.expiresAt = nowMs() + leaseMs;
         return true;
       };
-      const timer = setInterval(() => {
-        void renew().then((held) => {
-          if (!held) clearInterval(timer);
-        });
-      }, Math.max(10, Math.floor(leaseMs / 3)));
-      timer.unref();
-      if (lockOptions.autoRenew === false) clearInterval(timer);
-      let released = false;
-      const lock: ThreadLock = {
+      return createHeldLock({
         threadId,
         owner,
+        leaseMs,
         renew,
+        ...(lockOptions.autoRenew !== undefined ? { autoRenew: lockOptions.autoRenew } : {}),
         async release() {
-          if (released) return;
-          released = true;
-          clearInterval(timer);
           if (locks.get(threadId)?.token === token) locks.delete(threadId);
           notifyReleased();
         },
-      };
-      return lock;
+      });
     },
 
     async recoverAbandonedRuns() {

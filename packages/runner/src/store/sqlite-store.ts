@@ -16,6 +16,7 @@ import {
   checkMergeOptions,
   checkIdempotencyKey,
 } from './rules.js';
+import { createHeldLock } from './held-lock.js';
 import { waitForLock } from './lock-wait.js';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.js';
 import type {
@@ -25,7 +26,6 @@ import type {
   RunStatus,
   StoreWrite,
   ThreadItem,
-  ThreadLock,
   ThreadRecord,
   ThreadStore,
   UpdateRunInput,
@@ -427,29 +427,18 @@ export function createSqliteThreadStore(options: SqliteThreadStoreOptions): Thre
       });
       const renew = async (): Promise<boolean> =>
         !closed && op('renewThreadLock', () => stmt.renewLock.run(nowMs() + leaseMs, threadId, token).changes === 1);
-      let released = false;
-      const timer = setInterval(() => {
-        renew().then(
-          (held) => {
-            if (!held) clearInterval(timer);
-          },
-          () => clearInterval(timer),
-        );
-      }, Math.max(10, Math.floor(leaseMs / 3)));
-      timer.unref();
-      if (lockOptions.autoRenew === false) clearInterval(timer);
-      const lock: ThreadLock = {
+      const lock = createHeldLock({
         threadId,
         owner,
+        leaseMs,
         renew,
+        onRenewError: 'stop',
+        ...(lockOptions.autoRenew !== undefined ? { autoRenew: lockOptions.autoRenew } : {}),
         async release() {
-          if (released) return;
-          released = true;
-          clearInterval(timer);
           heldLocks.delete(lock);
           if (!closed) op('releaseThreadLock', () => stmt.deleteLock.run(threadId, token));
         },
-      };
+      });
       heldLocks.add(lock);
       return lock;
     },

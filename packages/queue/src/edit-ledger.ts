@@ -41,7 +41,6 @@ const isClient = (value: unknown): value is Redis => typeof (value as Redis | un
 export function createRedisEditLedger(options: RedisEditLedgerOptions): RedisEditLedger {
   const owned = !isClient(options.connection);
   const redis = isClient(options.connection) ? options.connection : producerConnection(options.connection as RedisConnection);
-  if (owned) redis.on('error', () => undefined);
   const prefix = options.prefix ?? QUEUE_DEFAULTS.prefix;
   const ttl = options.ttlSeconds ?? 7 * 24 * 3600;
   const keyOf = (key: string) => `${prefix}:baton:edits:${key}`;

@@ -11,7 +11,7 @@ import { QUEUE_DEFAULTS, tasksQueueName } from './defaults.js';
 import { QueueConfigError, type InvalidJobDataError } from './errors.js';
 import type { DelegatedTask } from './dispatcher.js';
 import { parseRunJobData, parseTaskJobData } from './job-data.js';
-import { TRACER_NAME, startProcessSpan } from './trace.js';
+import { TRACER_NAME, startProcessSpan, type JobTrace } from './trace.js';
 
 /** Runs delegated subtasks: `createDelegation(...)` from @baton/skills fits (its `runDelegated`). */
 export interface TaskExecutor {
@@ -103,6 +103,20 @@ function unrecoverableIfCallerError(error: unknown): never {
   throw error;
 }
 
+/** How {@link startWorker} handles one kind of job. */
+interface JobHandler<T> {
+  kind: 'run' | 'task';
+  queueName: string;
+  /** Trace context the producer stored in the job. */
+  trace: JobTrace;
+  /** Does the work under the worker's span (`trace` is that span's context). */
+  execute(signal: AbortSignal, trace: JobTrace): Promise<T>;
+  /** The run's or task's status, for events and spans. */
+  statusOf(value: T): string;
+  /** Why to retry, when the value reports an infrastructure failure rather than a result. */
+  retryReason?(value: T): string | undefined;
+}
+
 class InfrastructureFailure extends Error {
   constructor(message: string) {
     super(message);
@@ -146,15 +160,16 @@ export function startWorker(options: BatonWorkerOptions): BatonWorker {
   };
 
   const commands: Redis = producerConnection(options.connection);
-  commands.on('error', () => undefined);
   const workers: Worker[] = [];
 
-  async function processJob<T>(kind: 'run' | 'task', job: Job, queueName: string, signal: AbortSignal | undefined, body: (signal: AbortSignal, traceparent: { traceparent?: string; tracestate?: string }) => Promise<T>, statusOf: (value: T) => string, retryable: (value: T) => string | undefined, carrier: { traceparent?: string; tracestate?: string }): Promise<T> {
+  /** One job, start to end: events, the worker's span, cancellation, infrastructure retries. */
+  async function processJob<T>(job: Job, signal: AbortSignal | undefined, handler: JobHandler<T>): Promise<T> {
+    const { kind, queueName } = handler;
     const jobId = job.id as string;
     const attempt = job.attemptsStarted || job.attemptsMade + 1;
     const base = { kind, jobId, attempt, ...(job.parent?.id ? { parentJobId: job.parent.id } : {}) };
     emit({ ...base, event: 'started' });
-    const { span, carrier: inner } = startProcessSpan(tracer, `${queueName} process`, carrier, {
+    const { span, carrier: inner } = startProcessSpan(tracer, `${queueName} process`, handler.trace, {
       'messaging.system': 'bullmq',
       'messaging.operation.type': 'process',
       'messaging.destination.name': queueName,
@@ -168,11 +183,11 @@ export function startWorker(options: BatonWorkerOptions): BatonWorker {
     if (signal?.aborted) onAbort();
     try {
       if (await isCancelRequested(commands, prefix, jobId)) controller.abort(new Error('cancelled before it started'));
-      const value = await currentJob.run({ id: jobId, queueQualifiedName: job.queueQualifiedName }, () => body(controller.signal, inner));
-      const retry = retryable(value);
+      const value = await currentJob.run({ id: jobId, queueQualifiedName: job.queueQualifiedName }, () => handler.execute(controller.signal, inner));
+      const retry = handler.retryReason?.(value);
       if (retry) throw new InfrastructureFailure(retry);
-      span.setAttribute('baton.status', statusOf(value));
-      emit({ ...base, event: 'completed', status: statusOf(value) });
+      span.setAttribute('baton.status', handler.statusOf(value));
+      emit({ ...base, event: 'completed', status: handler.statusOf(value) });
       return value;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -199,31 +214,30 @@ export function startWorker(options: BatonWorkerOptions): BatonWorker {
           throw new UnrecoverableError((error as InvalidJobDataError).message);
         }
         const r = data.request;
-        return processJob<RunResult>(
-          'run',
-          job,
-          QUEUE_DEFAULTS.runsQueue,
-          signal,
-          (runSignal, traceparent) =>
+        return processJob<RunResult>(job, signal, {
+          kind: 'run',
+          queueName: QUEUE_DEFAULTS.runsQueue,
+          trace: data.trace,
+          execute: (runSignal, trace) =>
             runner
               .run({
-              agentId: r.agent_id,
-              input: r.input,
-              threadId: r.thread_id,
-              ...(r.agent_version !== undefined ? { agentVersion: r.agent_version } : {}),
-              ...(r.auth !== undefined ? { auth: r.auth } : {}),
-              ...(r.max_turns !== undefined ? { maxTurns: r.max_turns } : {}),
-              ...traceparent,
-              // The job id is stable across retries: the runner derives its state-merge and
-              // tool-call keys from it, so a retried run does not apply them twice.
-              idempotencyKey: job.id as string,
-              signal: runSignal,
-            })
+                agentId: r.agent_id,
+                input: r.input,
+                threadId: r.thread_id,
+                ...(r.agent_version !== undefined ? { agentVersion: r.agent_version } : {}),
+                ...(r.auth !== undefined ? { auth: r.auth } : {}),
+                ...(r.max_turns !== undefined ? { maxTurns: r.max_turns } : {}),
+                ...trace,
+                // The job id is stable across retries: the runner derives its state-merge and
+                // tool-call keys from it, so a retried run does not apply them twice.
+                idempotencyKey: job.id as string,
+                signal: runSignal,
+              })
               .catch(unrecoverableIfCallerError),
-          (result) => result.status,
-          (result) => (result.status === 'failed' && result.error && INFRASTRUCTURE_RUN_ERRORS.has(result.error.code) ? `${result.error.code}: ${result.error.message}` : undefined),
-          data.trace,
-        );
+          statusOf: (result) => result.status,
+          retryReason: (result) =>
+            result.status === 'failed' && result.error && INFRASTRUCTURE_RUN_ERRORS.has(result.error.code) ? `${result.error.code}: ${result.error.message}` : undefined,
+        });
       },
       { ...common, connection: blockingOptions(options.connection), concurrency: positive('concurrency', options.concurrency, QUEUE_DEFAULTS.concurrency), name },
     );
@@ -243,16 +257,13 @@ export function startWorker(options: BatonWorkerOptions): BatonWorker {
           } catch (error) {
             throw new UnrecoverableError((error as InvalidJobDataError).message);
           }
-          return processJob<ResponsePackage>(
-            'task',
-            job,
+          return processJob<ResponsePackage>(job, signal, {
+            kind: 'task',
             queueName,
-            signal,
-            (taskSignal, traceparent) => tasks.runDelegated({ ...data.task, context: { ...data.task.context, ...traceparent } } as DelegatedTask, { signal: taskSignal }),
-            (response) => response.status,
-            () => undefined,
-            data.trace,
-          );
+            trace: data.trace,
+            execute: (taskSignal, trace) => tasks.runDelegated({ ...data.task, context: { ...data.task.context, ...trace } } as DelegatedTask, { signal: taskSignal }),
+            statusOf: (response) => response.status,
+          });
         },
         { ...common, connection: blockingOptions(options.connection), concurrency: positive('taskConcurrency', options.taskConcurrency, QUEUE_DEFAULTS.taskConcurrency), name },
       );
@@ -266,7 +277,6 @@ export function startWorker(options: BatonWorkerOptions): BatonWorker {
 
   // Cancellation requests from any process reach the worker that holds the job.
   const subscriber: Redis = producerConnection(options.connection);
-  subscriber.on('error', () => undefined);
   const subscribed = subscriber.subscribe(cancelChannel(prefix)).then(() => undefined);
   subscriber.on('message', (_channel: string, jobId: string) => {
     for (const w of workers) if (w.cancelJob(jobId, 'cancel requested')) log.info('job cancelled on request', { job_id: jobId });

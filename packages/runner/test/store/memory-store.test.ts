@@ -10,3 +10,15 @@ describeThreadStoreContract(
   }),
   { describe, it, expect, beforeEach, afterEach },
 );
+
+describe('memory store specifics', () => {
+  it('keeps its data in its own process memory: another instance sees none of it, and close() refuses further use', async () => {
+    const a = createMemoryThreadStore();
+    const b = createMemoryThreadStore();
+    const thread = await a.createThread({ id: 'thread_mem', state: { k: 1 } });
+    expect(await b.getThread(thread.id)).toBeUndefined();
+    await a.close();
+    await expect(a.getThread(thread.id)).rejects.toThrow(/closed/);
+    await b.close();
+  });
+});

@@ -168,15 +168,22 @@ function stats(samples) {
 }
 const round = (v) => Math.round(v * 1000) / 1000;
 
-async function measure(variant, iterations, warmup) {
-  for (let i = 0; i < warmup; i++) await variant.once();
-  const samples = [];
+/**
+ * Times variants round-robin (one run of each per round, after warm-up), so every variant sees
+ * the same machine load and the ratios to raw stay meaningful on a busy machine.
+ */
+async function measureInterleaved(variants, iterations, warmup, afterRound = () => undefined) {
+  for (let i = 0; i < warmup; i++) for (const v of variants) await v.once();
+  const samples = variants.map(() => []);
   for (let i = 0; i < iterations; i++) {
-    const t0 = performance.now();
-    await variant.once();
-    samples.push(performance.now() - t0);
+    for (let j = 0; j < variants.length; j++) {
+      const t0 = performance.now();
+      await variants[j].once();
+      samples[j].push(performance.now() - t0);
+    }
+    afterRound(i);
   }
-  return { name: variant.name, ...stats(samples) };
+  return variants.map((v, j) => ({ name: v.name, ...stats(samples[j]) }));
 }
 
 async function main() {
@@ -191,22 +198,31 @@ async function main() {
   const overHttp = { validator: createGuardrailClient({ url, timeoutMs: 5000 }) };
 
   const rows = [];
-  const run = async (variant, iterations, warmup) => {
-    const row = await measure(variant, iterations, warmup);
-    await variant.close();
-    rows.push(row);
+  const run = async (variants, iterations, warmup) => {
+    // Spans go to memory: drop them now and then so the heap stays flat across the run.
+    const measured = await measureInterleaved(variants, iterations, warmup, (i) => i % 50 === 49 && exporter.reset());
+    for (const v of variants) await v.close();
     exporter.reset();
-    console.error(`  ${row.name}: p50 ${row.p50_ms} ms/run`);
-    return row;
+    for (const row of measured) console.error(`  ${row.name}: p50 ${row.p50_ms} ms/run`);
+    rows.push(...measured);
+    return measured;
   };
 
-  const raw = await run(rawVariant(0), ITERATIONS, WARMUP);
-  const baton = await run(await batonVariant({ name: 'baton, in-process guardrails, SQLite, tracing', guardrails: inProcess }), ITERATIONS, WARMUP);
-  const http = await run(await batonVariant({ name: 'baton, guardrail service over loopback HTTP', guardrails: overHttp }), ITERATIONS, WARMUP);
-  const rawSlow = await run(rawVariant(MODEL_LATENCY_MS), SLOW_ITERATIONS, 1);
-  const blocking = await run(await batonVariant({ name: `baton, blocking input check (HTTP), model ${MODEL_LATENCY_MS} ms`, guardrails: overHttp, latencyMs: MODEL_LATENCY_MS }), SLOW_ITERATIONS, 1);
-  const racing = await run(
-    await batonVariant({ name: `baton, racing input check (HTTP), model ${MODEL_LATENCY_MS} ms`, guardrails: overHttp, inputGuardrail: 'racing', latencyMs: MODEL_LATENCY_MS }),
+  const [raw, baton, http] = await run(
+    [
+      rawVariant(0),
+      await batonVariant({ name: 'baton, in-process guardrails, SQLite, tracing', guardrails: inProcess }),
+      await batonVariant({ name: 'baton, guardrail service over loopback HTTP', guardrails: overHttp }),
+    ],
+    ITERATIONS,
+    WARMUP,
+  );
+  const [rawSlow, blocking, racing] = await run(
+    [
+      rawVariant(MODEL_LATENCY_MS),
+      await batonVariant({ name: `baton, blocking input check (HTTP), model ${MODEL_LATENCY_MS} ms`, guardrails: overHttp, latencyMs: MODEL_LATENCY_MS }),
+      await batonVariant({ name: `baton, racing input check (HTTP), model ${MODEL_LATENCY_MS} ms`, guardrails: overHttp, inputGuardrail: 'racing', latencyMs: MODEL_LATENCY_MS }),
+    ],
     SLOW_ITERATIONS,
     1,
   );

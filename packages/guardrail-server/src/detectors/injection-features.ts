@@ -28,12 +28,30 @@ const HAND_SCALE = 1;
 const NORM_FLOOR = 48;
 
 const WORD = /[\p{L}\p{N}_']+/gu;
+/** Scratch for deduplicating buckets in injectionFeatures; all zero between calls. */
+const SEEN = new Uint8Array(HASH_BUCKETS);
 const CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
 
 function fnv1a(s: string, seed: number): number {
   let h = 0x811c9dc5 ^ seed;
   for (let i = 0; i < s.length; i++) {
     h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0) & (HASH_BUCKETS - 1);
+}
+
+/** `fnv1a(`${a} ${b}`, seed)` without building the string (the hot path: one per word pair). */
+function fnv1aPair(a: string, b: string, seed: number): number {
+  let h = 0x811c9dc5 ^ seed;
+  for (let i = 0; i < a.length; i++) {
+    h ^= a.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  h ^= 0x20;
+  h = Math.imul(h, 0x01000193);
+  for (let i = 0; i < b.length; i++) {
+    h ^= b.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
   return (h >>> 0) & (HASH_BUCKETS - 1);
@@ -105,16 +123,31 @@ export function injectionFeatures(piece: TextPiece): InjectionFeatures {
   const folded = foldText(piece.text);
   const cues = findCues(folded);
 
-  const buckets = new Set<number>();
+  // Distinct buckets, deduplicated with a scratch bitmap (reset before returning) and sorted as a
+  // typed array: the same sorted indices a Set plus a comparator sort gives, without either.
+  const found: number[] = [];
+  const add = (bucket: number): void => {
+    if (SEEN[bucket] === 0) {
+      SEEN[bucket] = 1;
+      found.push(bucket);
+    }
+  };
   const words = folded.match(WORD) ?? [];
   let prev = '';
+  // One test of the whole text instead of one per word; a word can only be CJK if the text is.
+  const mayBeCjk = CJK.test(folded);
   for (const w of words) {
-    buckets.add(fnv1a(w, 1));
-    if (prev) buckets.add(fnv1a(`${prev} ${w}`, 2));
+    add(fnv1a(w, 1));
+    if (prev) add(fnv1aPair(prev, w, 2));
     prev = w;
-    if (CJK.test(w)) for (let i = 0; i + 2 <= w.length; i++) buckets.add(fnv1a(w.slice(i, i + 2), 3));
+    if (mayBeCjk && CJK.test(w)) for (let i = 0; i + 2 <= w.length; i++) add(fnv1a(w.slice(i, i + 2), 3));
   }
-  const indices = [...buckets].sort((a, b) => a - b);
+  for (const bucket of found) SEEN[bucket] = 0;
+  const sorted = new Int32Array(found.length);
+  for (let i = 0; i < found.length; i++) sorted[i] = found[i]!;
+  sorted.sort();
+  const indices: number[] = new Array<number>(sorted.length);
+  for (let i = 0; i < sorted.length; i++) indices[i] = sorted[i]!;
   const scale = indices.length > 0 ? 1 / Math.sqrt(Math.max(indices.length, NORM_FLOOR)) : 0;
   const values = indices.map(() => scale);
 

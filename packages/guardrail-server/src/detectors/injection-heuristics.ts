@@ -93,18 +93,54 @@ const CUES: ReadonlyArray<readonly [CueFamily, readonly string[], RegExp]> = [
 
 const ANCHOR_WORD = /[\p{L}\p{N}'-]+/gu;
 
-// Anchors are OR-ed; a '&' element starts another group that must also match.
-function anchorsPresent(anchors: readonly string[], folded: string, words: ReadonlySet<string>): boolean {
-  let group = false;
+// Anchors are OR-ed; a '&' element starts another group that must also match. They are compiled
+// once into an index: word anchor -> the (cue, group) slots it satisfies, plus each group's raw
+// substring anchors. Per text, one map lookup per word marks the satisfied slots, instead of a
+// Set lookup per anchor per cue (hundreds per text).
+interface CompiledCue {
+  family: CueFamily;
+  re: RegExp;
+  /** Slot of each group in the per-text `satisfied` array. */
+  slots: number[];
+  /** Per group: its substring anchors ('#' elements, without the '#'). */
+  substrings: string[][];
+}
+const WORD_SLOTS = new Map<string, number[]>();
+let slotCount = 0;
+const COMPILED: readonly CompiledCue[] = CUES.map(([family, anchors, re]) => {
+  const slots: number[] = [];
+  const substrings: string[][] = [];
+  const open = () => {
+    slots.push(slotCount++);
+    substrings.push([]);
+  };
+  open();
   for (const a of anchors) {
-    if (a === '&') {
-      if (!group) return false;
-      group = false;
-    } else if (!group && (a.charCodeAt(0) === 35 ? folded.includes(a.slice(1)) : words.has(a))) {
-      group = true;
+    if (a === '&') open();
+    else if (a.charCodeAt(0) === 35) substrings[substrings.length - 1]!.push(a.slice(1));
+    else {
+      const slot = slots[slots.length - 1]!;
+      const list = WORD_SLOTS.get(a);
+      if (!list) WORD_SLOTS.set(a, [slot]);
+      else if (!list.includes(slot)) list.push(slot);
     }
   }
-  return group;
+  return { family, re, slots, substrings };
+});
+
+function anchorsPresent(cue: CompiledCue, folded: string, satisfied: Uint8Array): boolean {
+  for (let g = 0; g < cue.slots.length; g++) {
+    if (satisfied[cue.slots[g]!] === 1) continue;
+    let hit = false;
+    for (const sub of cue.substrings[g]!) {
+      if (folded.includes(sub)) {
+        hit = true;
+        break;
+      }
+    }
+    if (!hit) return false;
+  }
+  return true;
 }
 
 /** One cue hit: its family and where it is in the folded text. */
@@ -117,13 +153,18 @@ export interface CueHit {
 /** All cue hits in folded text, in pattern order. Bounded: at most 64 hits per pattern. */
 export function findCues(folded: string): CueHit[] {
   const hits: CueHit[] = [];
-  const words = new Set(folded.match(ANCHOR_WORD));
-  for (const [family, anchors, re] of CUES) {
-    if (!anchorsPresent(anchors, folded, words)) continue;
+  const satisfied = new Uint8Array(slotCount);
+  for (const word of folded.match(ANCHOR_WORD) ?? []) {
+    const slots = WORD_SLOTS.get(word);
+    if (slots) for (const slot of slots) satisfied[slot] = 1;
+  }
+  for (const cue of COMPILED) {
+    if (!anchorsPresent(cue, folded, satisfied)) continue;
+    const re = cue.re;
     re.lastIndex = 0;
     let n = 0;
     for (const m of folded.matchAll(re)) {
-      hits.push({ family, start: m.index, end: m.index + m[0].length });
+      hits.push({ family: cue.family, start: m.index, end: m.index + m[0].length });
       if (++n >= 64) break;
     }
   }

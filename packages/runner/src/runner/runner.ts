@@ -178,7 +178,8 @@ export class Runner {
     const runs: RunSummary[] = [];
     let threadId = request.threadId ?? '';
     try {
-      threadId = await this.ensureThread(request.threadId);
+      const ensured = await this.ensureThread(request.threadId);
+      threadId = ensured.threadId;
       root.span.setAttribute('baton.thread.id', threadId);
       const lock = await this.store.acquireThreadLock(threadId, {
         owner: `call_${randomUUID()}`,
@@ -187,7 +188,9 @@ export class Runner {
         signal: controller.signal,
       });
       try {
-        await this.failAbandonedRuns(threadId);
+        // A thread this call just created under a store-generated id has no runs (nobody else
+        // can know the id yet): nothing abandoned to look for, one store read saved per run.
+        if (!ensured.freshGeneratedId) await this.failAbandonedRuns(threadId);
         const writes = new WriteBuffer(this.store);
         let outcome: Awaited<ReturnType<Runner['runChain']>>;
         try {
@@ -258,18 +261,21 @@ export class Runner {
     }
   }
 
-  private async ensureThread(threadId: string | undefined): Promise<string> {
+  /** The thread to run on; `freshGeneratedId` when this call just created it under a generated id. */
+  private async ensureThread(threadId: string | undefined): Promise<{ threadId: string; freshGeneratedId: boolean }> {
     if (threadId !== undefined) {
-      if (await this.store.getThread(threadId)) return threadId;
+      if (await this.store.getThread(threadId)) return { threadId, freshGeneratedId: false };
       try {
-        return (await this.store.createThread({ id: threadId })).id;
+        return { threadId: (await this.store.createThread({ id: threadId })).id, freshGeneratedId: false };
       } catch (error) {
         // Created concurrently by another call: fine.
-        if (await this.store.getThread(threadId)) return threadId;
+        if (await this.store.getThread(threadId)) return { threadId, freshGeneratedId: false };
         throw error;
       }
     }
-    return (await this.store.createThread(this.options.idGenerator ? { id: this.options.idGenerator() } : {})).id;
+    if (this.options.idGenerator) return { threadId: (await this.store.createThread({ id: this.options.idGenerator() })).id, freshGeneratedId: false };
+    // The store's own random id: no other caller can have run on this thread.
+    return { threadId: (await this.store.createThread({})).id, freshGeneratedId: true };
   }
 
   private async runChain(

@@ -275,11 +275,13 @@ export function createSqliteThreadStore(options: SqliteThreadStoreOptions): Thre
         const state = encodeObject(input.state ?? {}, 'thread state');
         const metadata = encodeObject(input.metadata ?? {}, 'thread metadata');
         const at = now();
-        db.transaction(() => {
+        // Read back inside the write transaction: no second (read) transaction per call.
+        const row = db.transaction(() => {
           if (stmt.threadExists.get(id)) throw new StoreError('STORE_THREAD_EXISTS', `thread ${JSON.stringify(id)} already exists`);
           stmt.insertThread.run(id, at, at, state, metadata);
+          return requireThread(id);
         }).immediate();
-        return threadFromRow(requireThread(id));
+        return threadFromRow(row);
       });
     },
 
@@ -315,12 +317,13 @@ export function createSqliteThreadStore(options: SqliteThreadStoreOptions): Thre
         const status = checkStatus(input.status ?? 'queued', 'run status');
         const id = newId('run');
         const at = now();
-        db.transaction(() => {
+        const row = db.transaction(() => {
           requireThread(threadId);
           if (input.parentRunId) requireRunOnThread(input.parentRunId, threadId);
           stmt.insertRun.run(id, threadId, agentId, agentVersion, status, input.parentRunId ?? null, at, at, input.traceId ?? null);
+          return stmt.getRun.get(id)!;
         }).immediate();
-        return runFromRow(stmt.getRun.get(id)!);
+        return runFromRow(row);
       });
     },
 

@@ -6,45 +6,19 @@
 //   NOOPG=1    a guardrail that answers ALLOW at once (no engine)
 //   N=1500 node --cpu-prof --cpu-prof-dir=/tmp/prof bench/runner-overhead/_drive.mjs
 // Needs built packages (`npx turbo run build --filter=@baton/runner...`).
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTraceProcessors } from '@openai/agents-core';
 import { createInProcessGuardrail } from '@baton/guardrail-client';
 import { createGuardrailEngine } from '@baton/guardrail-server';
-import { OfflineModelProvider, Runner, createSqliteThreadStore, createMemoryThreadStore, loadAgentRegistry, parseScenario } from '@baton/runner';
+import { OfflineModelProvider, Runner, createSqliteThreadStore, createMemoryThreadStore, loadAgentRegistry } from '@baton/runner';
 import { setupTracing } from '@baton/tracing';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
+import { SCENARIO, getCase, writeAgents } from './fixture.mjs';
 const N = Number(process.env.N ?? 500);
-const SCENARIO = parseScenario(`
-version: 1
-name: bench
-agents:
-  '*':
-    rules:
-      - when: { last_item: user, offers_tool: get_case }
-        call: { name: get_case, arguments: { case_id: C-1001 } }
-      - when: { tool: get_case }
-        handoff: { target: refunds, input: 'Refund request for order {{last_tool_output.json.order_id}}', state: { order_id: '{{last_tool_output.json.order_id}}' } }
-      - message: Refund approved for the order.
-`);
-const getCase = async ({ case_id }) => JSON.stringify({ case_id, order_id: 'ORD-73914', category: 'electronics', amount: 129.99 });
-const dir = mkdtempSync(join(tmpdir(), 'prof-agents-'));
-const manifest = (id, name, tools) => `schema_version: "1.0"\nid: ${id}\nversion: 1.0.0\nname: ${name}\ninstructions: |\n  Benchmark agent.\nmodel:\n  provider: openai\n  name: bench-model\ntools:${tools}\n`;
-writeFileSync(join(dir, 'triage.agent.yml'), manifest('bench.agents.triage', 'Triage', `
-  - type: function
-    function:
-      name: get_case
-      description: Loads a case.
-      parameters:
-        type: object
-        properties:
-          case_id: { type: string }
-        required: [case_id]
-        additionalProperties: false`));
-writeFileSync(join(dir, 'refunds.agent.yml'), manifest('bench.agents.refunds', 'Refunds', ' []'));
-writeFileSync(join(dir, 'baton.yml'), `agents:\n  bench.agents.triage: { handoffs: [bench.agents.refunds], input_guardrail: blocking }\n  bench.agents.refunds: { input_guardrail: blocking }\n`);
+const dir = writeAgents('blocking');
 setTraceProcessors([]);
 const exporter = new InMemorySpanExporter();
 const tracing = process.env.NOTRACE ? null : setupTracing({ serviceName: 'b', exporter, processor: 'batch', env: {} });

@@ -15,10 +15,11 @@ import { Agent, Runner as SdkRunner, handoff, setTraceProcessors, tool } from '@
 import { createGuardrailClient, createInProcessGuardrail } from '@baton/guardrail-client';
 import { createGuardrailEngine } from '@baton/guardrail-server';
 import { createGuardrailServer } from '@baton/guardrail-server/http';
-import { OfflineModelProvider, Runner, createSqliteThreadStore, loadAgentRegistry, parseScenario } from '@baton/runner';
+import { OfflineModelProvider, Runner, createSqliteThreadStore, loadAgentRegistry } from '@baton/runner';
 import { setupTracing } from '@baton/tracing';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 import { z } from 'zod';
+import { SCENARIO, getCase, writeAgents } from './fixture.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name, fallback) => {
@@ -32,22 +33,6 @@ const TURNS = 3; // triage: get_case, handoff; refunds: final message
 const MODEL_LATENCY_MS = 200;
 const RESULTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'results', 'runner-overhead.json');
 
-// The offline model drives every variant: rules keyed by what each request offers, so the raw
-// SDK (which knows no agent ids) and the Baton runner get the same replies.
-const SCENARIO = parseScenario(`
-version: 1
-name: bench
-agents:
-  '*':
-    rules:
-      - when: { last_item: user, offers_tool: get_case }
-        call: { name: get_case, arguments: { case_id: C-1001 } }
-      - when: { tool: get_case }
-        handoff: { target: refunds, input: 'Refund request for order {{last_tool_output.json.order_id}}', state: { order_id: '{{last_tool_output.json.order_id}}' } }
-      - message: Refund approved for the order.
-`);
-
-const getCase = async ({ case_id }) => JSON.stringify({ case_id, order_id: 'ORD-73914', category: 'electronics', amount: 129.99 });
 
 /** Adds a fixed, abortable latency to every model call. */
 function withLatency(provider, ms) {
@@ -66,43 +51,6 @@ function withLatency(provider, ms) {
   return { getModel: (name) => wrap(provider.getModel(name)), getModelForAgent: (a) => wrap(provider.getModelForAgent(a)) };
 }
 
-function writeAgents(inputGuardrail) {
-  const dir = mkdtempSync(join(tmpdir(), 'baton-bench-agents-'));
-  const manifest = (id, name, tools) => `schema_version: "1.0"
-id: ${id}
-version: 1.0.0
-name: ${name}
-instructions: |
-  Benchmark agent.
-model:
-  provider: openai
-  name: bench-model
-tools:${tools}
-`;
-  writeFileSync(
-    join(dir, 'triage.agent.yml'),
-    manifest('bench.agents.triage', 'Triage', `
-  - type: function
-    function:
-      name: get_case
-      description: Loads a case.
-      parameters:
-        type: object
-        properties:
-          case_id: { type: string }
-        required: [case_id]
-        additionalProperties: false`),
-  );
-  writeFileSync(join(dir, 'refunds.agent.yml'), manifest('bench.agents.refunds', 'Refunds', ' []'));
-  writeFileSync(
-    join(dir, 'baton.yml'),
-    `agents:
-  bench.agents.triage: { handoffs: [bench.agents.refunds], input_guardrail: ${inputGuardrail} }
-  bench.agents.refunds: { input_guardrail: ${inputGuardrail} }
-`,
-  );
-  return dir;
-}
 
 /** Raw @openai/agents: Agent + Runner + an SDK handoff named like Baton's. */
 function rawVariant(latencyMs) {

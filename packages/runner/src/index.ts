@@ -69,6 +69,8 @@ export {
   encodeObject,
   checkId,
   checkStatus,
+  checkAuditInput,
+  type CheckedAuditInput,
   checkError,
   checkLockOptions,
   checkMergeOptions,

@@ -7,6 +7,7 @@ import {
   StoreUnavailableError,
   ThreadNotFoundError,
   assertTransition,
+  checkAuditInput,
   checkError,
   checkId,
   checkIdempotencyKey,
@@ -146,13 +147,8 @@ export function createRedisThreadStore(options: RedisThreadStoreOptions): Thread
     return { kind: 'I', threadId: threadId as string, runId: runId as string, encoded };
   };
   const prepareAudit = (record: unknown): PreparedAudit => {
-    if (!isPlainObject(record)) throw new InvalidStoreInputError('audit record must be an object');
-    const threadId = checkId(record.threadId, 'audit threadId');
-    const runId = record.runId === null || record.runId === undefined ? null : checkId(record.runId, 'audit runId');
-    const auditKind = checkId(record.kind, 'audit kind');
-    const data = encodeObject(record.data ?? {}, 'audit data');
-    const id = record.id === undefined ? newId('audit') : checkId(record.id, 'audit id');
-    return { kind: 'A', id, threadId, runId, auditKind, data };
+    const { kind: auditKind, ...checked } = checkAuditInput(record, () => newId('audit'));
+    return { kind: 'A', ...checked, auditKind };
   };
   const prepareUpdate = (runId: unknown, input: UpdateRunInput): PreparedUpdate => {
     checkId(runId, 'run id');

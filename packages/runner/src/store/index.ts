@@ -21,6 +21,8 @@ export {
   encodeObject,
   checkId,
   checkStatus,
+  checkAuditInput,
+  type CheckedAuditInput,
   checkError,
   checkLockOptions,
   checkMergeOptions,

@@ -7,6 +7,7 @@ import {
   ACTIVE_RUN_STATUSES,
   RUNNER_CRASHED,
   assertTransition,
+  checkAuditInput,
   checkError,
   checkId,
   checkLockOptions,
@@ -192,12 +193,9 @@ export function createMemoryThreadStore(options: MemoryThreadStoreOptions = {}):
 
     async appendAudit(record) {
       open('appendAudit');
-      if (!isPlainObject(record)) throw new InvalidStoreInputError('audit record must be an object');
-      const threadId = checkId(record.threadId, 'audit threadId');
-      const runId = record.runId === null || record.runId === undefined ? null : checkId(record.runId, 'audit runId');
-      const kind = checkId(record.kind, 'audit kind');
-      const data = copyObject(record.data ?? {}, 'audit data');
-      const id = record.id === undefined ? newId('audit') : checkId(record.id, 'audit id');
+      const checked = checkAuditInput(record, () => newId('audit'));
+      const { id, threadId, runId, kind } = checked;
+      const data = JSON.parse(checked.data) as JsonObject;
       const entry = requireThread(threadId);
       if (runId) requireRunOnThread(runId, threadId);
       // An index of every audit id, not a scan of every thread's records (that grew with the store).

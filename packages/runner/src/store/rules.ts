@@ -127,3 +127,26 @@ export function assertTransition(runId: string, from: RunStatus, to: RunStatus):
   }
 }
 
+
+/** An audit record's fields after validation, with `data` already encoded as JSON text. */
+export interface CheckedAuditInput {
+  id: string;
+  threadId: string;
+  runId: string | null;
+  kind: string;
+  data: string;
+}
+
+/**
+ * Validates an `appendAudit` record the same way in every store: ids, kind, JSON-serialisable
+ * `data` (default `{}`); an absent `id` is taken from `newId()`.
+ */
+export function checkAuditInput(record: unknown, newId: () => string): CheckedAuditInput {
+  if (!isPlainObject(record)) throw new InvalidStoreInputError('audit record must be an object');
+  const threadId = checkId(record.threadId, 'audit threadId');
+  const runId = record.runId === null || record.runId === undefined ? null : checkId(record.runId, 'audit runId');
+  const kind = checkId(record.kind, 'audit kind');
+  const data = encodeObject(record.data ?? {}, 'audit data');
+  const id = record.id === undefined ? newId() : checkId(record.id, 'audit id');
+  return { id, threadId, runId, kind, data };
+}

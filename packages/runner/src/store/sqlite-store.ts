@@ -5,6 +5,7 @@ import {
   ACTIVE_RUN_STATUSES,
   ABANDONED_RUN_MESSAGE,
   RUNNER_CRASHED,
+  checkAuditInput,
   checkError,
   checkId,
   checkStatus,
@@ -238,15 +239,7 @@ export function createSqliteThreadStore(options: SqliteThreadStoreOptions): Thre
     kind: string;
     data: string;
   }
-  const prepareAudit = (record: Parameters<ThreadStore['appendAudit']>[0]): PreparedAudit => {
-    if (!isPlainObject(record)) throw new InvalidStoreInputError('audit record must be an object');
-    const threadId = checkId(record.threadId, 'audit threadId');
-    const runId = record.runId === null || record.runId === undefined ? null : checkId(record.runId, 'audit runId');
-    const kind = checkId(record.kind, 'audit kind');
-    const data = encodeObject(record.data ?? {}, 'audit data');
-    const id = record.id === undefined ? newId('audit') : checkId(record.id, 'audit id');
-    return { id, threadId, runId, kind, data };
-  };
+  const prepareAudit = (record: Parameters<ThreadStore['appendAudit']>[0]): PreparedAudit => checkAuditInput(record, () => newId('audit'));
   const appendAuditBody = (a: PreparedAudit, decode = true): AuditRecord => {
     const at = now();
     requireThread(a.threadId);

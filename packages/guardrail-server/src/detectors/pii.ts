@@ -96,6 +96,9 @@ function phoneValid(text: string, match: string, start: number): boolean {
   // "phone number 415…" is a phone; "order number 415…" is not.
   if (NOT_PII_CONTEXT.test(contextBefore(text, start)) && !PHONE_WORD.test(contextBefore(text, start))) return false;
   if (/^(?:19|20)\d\d ?[-–] ?(?:19|20)\d\d$/.test(core)) return false; // a year range
+  // A count with thousands separators ("1 234 567"): one leading digit other than a trunk 0, then
+  // groups of three, and nothing saying phone (two leading digits are a national format in places).
+  if (!international && !phoneWords && /^[1-9] \d{3}(?: \d{3})+$/.test(core)) return false;
   const groups = core.replace(/^\+\d{1,3}[ .-]?/, '').split(/[ .-]+/);
   // Byte dumps ("<Buffer 01 02 03 04>"): pairs of digits, except the French 0X XX XX XX XX.
   if (groups.length >= 3 && groups.every((g) => g.length === 2) && !(groups.length === 5 && /^0[1-9]$/.test(groups[0]!)) && !international && !phoneWords)
@@ -108,6 +111,13 @@ function phoneValid(text: string, match: string, start: number): boolean {
     if (next && !PHONE_LABEL.test(next[1]!)) return false;
   }
   return true;
+}
+
+// Addresses that name no host: the unspecified and broadcast addresses, netmasks, and a network
+// written in CIDR notation ("10.0.0.0/8").
+function ipv4NotAHost(text: string, ip: string, start: number): boolean {
+  if (ip === '0.0.0.0' || ip.startsWith('255.')) return true;
+  return ip.endsWith('.0') && /^\/\d{1,2}\b/.test(text.slice(start + ip.length, start + ip.length + 3));
 }
 
 function push(out: DetectedSpan[], type: PiiType, start: number, end: number): void {
@@ -130,7 +140,7 @@ export function detectPii(text: string, types: ReadonlySet<PiiType> | undefined 
     for (const m of text.matchAll(SSN)) if (ssnValid(m[1]!, m[3]!, m[4]!)) push(found, 'US_SSN', m.index, m.index + m[0].length);
   if (want('EMAIL_ADDRESS') && text.includes('@')) for (const m of text.matchAll(EMAIL)) push(found, 'EMAIL_ADDRESS', m.index, m.index + m[0].length);
   if (want('IP_ADDRESS')) {
-    for (const m of text.matchAll(IPV4)) if (!NOT_PII_CONTEXT.test(contextBefore(text, m.index))) push(found, 'IP_ADDRESS', m.index, m.index + m[0].length);
+    for (const m of text.matchAll(IPV4)) if (!NOT_PII_CONTEXT.test(contextBefore(text, m.index)) && !ipv4NotAHost(text, m[0], m.index)) push(found, 'IP_ADDRESS', m.index, m.index + m[0].length);
     if (text.includes(':'))
       for (const m of text.matchAll(IPV6)) {
         const v = m[0];

@@ -80,7 +80,11 @@ export const PROVIDER_PREFIX_RULES: readonly SecretRule[] = [
   { id: 'netrc-password', re: /\bmachine\s+\S{1,200}\s+login\s+\S{1,200}\s+password\s+(\S{4,200})/g, group: 1, keywords: ['machine'], check: (v) => !isTrivialCredential(v) },
   { id: 'psexec-password', re: /\bpsexec(?:64)?(?:\.exe)?\b[^\n]{0,200}?\s-p\s+["']?([^\s"']{3,200})/gi, group: 1, keywords: ['psexec'], check: (v) => !isTrivialCredential(v) },
   { id: 'powershell-password-arg', re: /\s-Password\s+["']([^"'\n]{4,200})["']/gi, group: 1, keywords: ['-password'], check: (v) => !isTrivialCredential(v) },
-  { id: 'dotnet-credential', re: /\b(?:NetworkCredential|DirectoryEntry)\s{0,3}\([^)\n]{0,200}?"([^"\n]{1,200})"\s{0,3},\s{0,3}"([^"\n]{4,200})"/g, group: 2, keywords: ['networkcredential', 'directoryentry'], check: (v) => !isTrivialCredential(v) },
+  // .NET credentials written as literals, by the constructors' documented signatures
+  // (learn.microsoft.com): NetworkCredential(userName, password[, domain]) and
+  // DirectoryEntry(path, username, password[, authenticationType]).
+  { id: 'dotnet-network-credential', re: /\bNetworkCredential\s{0,3}\(\s{0,3}@?"[^"\n]{0,200}"\s{0,3},\s{0,3}@?"([^"\n]{4,200})"/g, group: 1, keywords: ['networkcredential'], check: (v) => passwordLiteralOk(v) },
+  { id: 'dotnet-directory-entry', re: /\bDirectoryEntry\s{0,3}\(\s{0,3}@?"[^"\n]{0,300}"\s{0,3},\s{0,3}@?"[^"\n]{0,200}"\s{0,3},\s{0,3}@?"([^"\n]{4,200})"/g, group: 1, keywords: ['directoryentry'], check: (v) => passwordLiteralOk(v) },
   { id: 'wireguard-key', re: /\b(?:PrivateKey|PresharedKey)\s{0,3}=\s{0,3}([A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=)/g, group: 1, keywords: ['privatekey', 'presharedkey'] },
   { id: 'jenkins-crumb', re: /\bJenkins-Crumb\s{0,3}[:=]\s{0,3}([a-f0-9]{32,64})\b/gi, group: 1, keywords: ['jenkins-crumb'] },
   { id: 'kubernetes-bootstrap-token', re: /\b(?:kubeadm|bootstrap|--token)[^\n]{0,40}?\b([a-z0-9]{6}\.[a-z0-9]{16})\b/gi, group: 1, keywords: ['kubeadm', 'bootstrap', '--token'], check: hasDigitAndLetter },
@@ -122,6 +126,20 @@ function credentialValueOk(v: string): boolean {
     !/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(v) && // obj.field, a reference
     !/^(?:true|false|null|none|nil|undefined|required|optional|string|secret|hidden)$/i.test(v) &&
     !/(?:fake|dummy|sample|example|placeholder|changeme|replace|redacted)/i.test(v)
+  );
+}
+
+/**
+ * A password literal as people write one: a letter, plus a digit or symbol (or 10+ letters), at
+ * most three words, and not a reference, path, constant name, camelCase identifier or stand-in.
+ */
+export function passwordLiteralOk(v: string): boolean {
+  return (
+    credentialValueOk(v) &&
+    (!v.includes(' ') || /[^A-Za-z ]/.test(v)) &&
+    v.split(' ').length <= 3 &&
+    (/[^A-Za-z]/.test(v) || v.length >= 10) &&
+    !/^[a-z]+(?:[A-Z][a-z]+)+$/.test(v)
   );
 }
 
@@ -177,27 +195,23 @@ export const CREDENTIAL_RULES: readonly SecretRule[] = [
     },
     context: (text, start) => CONN_CONTEXT.test(text.slice(Math.max(0, start - 300), start)),
   },
+  // A password given on a command line: `mysql -pSECRET` (attached, per the MySQL client's manual),
+  // `sshpass -p SECRET`, `docker login -p SECRET`, and `--password SECRET` / `--password=SECRET`.
+  { id: 'cli-password-flag', re: /\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n|;&]{0,120}?\s-p([^\s"'$-][^\s"']{3,100})/gi, group: 1, keywords: ['mysql', 'mariadb'], check: passwordLiteralOk },
+  { id: 'cli-password-flag', re: /\b(?:sshpass|docker\s+login|podman\s+login|helm\s+registry\s+login|smbclient|xfreerdp|rdesktop)\b[^\n|;&]{0,120}?\s(?:-p|--password)(?:\s{1,3}|=)["']?([^\s"'$][^\s"']{3,100})/gi, group: 1, keywords: ['sshpass', 'login', 'smbclient', 'rdp', 'rdesktop'], check: passwordLiteralOk },
+  { id: 'cli-password-flag', re: /\s--password(?:\s{1,3}|=)["']?([^\s"'$<{-][^\s"']{3,100})/gi, group: 1, keywords: ['--password'], check: passwordLiteralOk },
   {
-    // A quoted value assigned to a password-named variable: passwords are often words with a
-    // digit or symbol, below the generic rule's entropy floor ("abuser123456", "open sesame 9").
+    // A quoted literal assigned to a password-named variable. People choose passwords, so their
+    // entropy is low; instead of an entropy floor the literal must look chosen, not referenced or
+    // described (passwordLiteralOk).
     id: 'password-assignment',
-    minEntropy: 2.5,
     re: /((?:password|passwd|passphrase|pwd|pass(?!port|age|enger|ive|ing|thr|ed\b|es\b))[\w.-]{0,20})["'`]?\s{0,3}(?::{1,3}=|=>|==|=|:)\s{0,3}@?(["'`])([^"'`\n]{6,100})\2/gi,
     group: 3,
     keywords: ['pass', 'pwd'],
-    check: (v) =>
-      !isTrivialCredential(v) &&
-      /[A-Za-z0-9]/.test(v) &&
-      (!v.includes(' ') || /[^A-Za-z ]/.test(v)) &&
-      v.split(' ').length <= 3 &&
-      !/^[A-Z][A-Z0-9_]+$/.test(v) &&
-      !/^(?:https?:|\/|\.\/|[\w.]+\(|[\w-]+\.(?:json|ya?ml|txt|pem|key|env)$)/i.test(v) &&
-      (/[^A-Za-z]/.test(v) || v.length >= 10) &&
-      !/^[a-z]+(?:[A-Z][a-z]+)+$/.test(v) &&
-      !/(?:fake|dummy|sample|example|placeholder|changeme|replace|redacted|secret123|password\d*|p@ssw0rd|letmein|qwerty|12345678)/i.test(v),
+    check: passwordLiteralOk,
     context: (text, start) => {
       const name = /[\w.-]{0,40}$/.exec(text.slice(Math.max(0, start - 80), start).replace(/["'`]?\s{0,3}(?::{1,3}=|=>|==|=|:)\s{0,3}@?["'`]$/, ''))?.[0] ?? '';
-      return !/(?:label|hint|prompt|placeholder|regex|pattern|policy|field|input|length|len|min|max|reset|url|uri|path|file|message|msg|text|title|error|confirm|id|type|name|env|var|strength|rule|validation|help|description|mode|format|hash|salt|digest|selector|column)$/i.test(name);
+      return !NOT_SECRET_NAME.test(name) && !/(?:input|confirm|digest)$/i.test(name);
     },
   },
 ];

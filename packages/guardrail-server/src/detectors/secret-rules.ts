@@ -85,7 +85,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   { id: 'infracost-token', re: /(?<![\w.])ico-[A-Za-z0-9]{32}\b/g, minEntropy: 3, keywords: ['ico-'] },
   { id: 'pypi-token', re: /\bpypi-AgEIcHlwaS5vcmc[\w-]{50,}/g, keywords: ['pypi-'] },
   { id: 'docker-pat', re: /\bdckr_pat_[\w-]{27,}/g, keywords: ['dckr_pat_'] },
-  { id: 'basic-auth-url', re: /\b[a-z][a-z0-9+.-]{1,20}:\/\/([^\s:@/"'<>]{1,100}):([^\s/"'<>]{1,100})@[\w-]+(?:\.[\w-]+)*/gi, group: 2, keywords: ['://'], check: (v) => v.length >= 4 && !isTrivialCredential(v) && shannonEntropyBits(v) >= 1.5 && !/^(?:password|passwd|mypassword|secret|your[_-]?\w*)$/i.test(v) && !/replace|changeme|^\$|^\{|\$\{|^<|^%/i.test(v) },
+  { id: 'basic-auth-url', re: /\b[a-z][a-z0-9+.-]{1,20}:\/\/([^\s:@/"'<>]{0,100}):([^\s/"'<>]{1,100})@[\w-]+(?:\.[\w-]+)*/gi, group: 2, keywords: ['://'], check: (v) => v.length >= 4 && !isTrivialCredential(v) && shannonEntropyBits(v) >= 1.5 && !/^(?:password|passwd|mypassword|secret|your[_-]?\w*)$/i.test(v) && !/replace|changeme|^\$|^\{|\$\{|^<|^%/i.test(v) },
   { id: 'curl-auth-user', re: /\bcurl\b[^]{0,300}?(?:\s-u|--user)\s{1,3}(\S{1,200})/g, group: 1, keywords: ['curl'], check: curlUserOk },
   { id: 'curl-auth-header', re: /(?:-H|--header)\s{0,3}["'](?:Authorization:\s{0,3}(?:Basic|Bearer|Token|Digest)?\s{0,3}|[\w-]*(?:api-?key|token|auth|secret)[\w-]*:\s{0,3})([^\s"']{8,})/gi, group: 1, keywords: ['-h', '--header'], check: (v) => !isTrivialCredential(v) && !/^[({[$<]/.test(v) },
   { id: 'sidekiq-secret', re: /BUNDLE_(?:ENTERPRISE__CONTRIBSYS__COM|GEMS__CONTRIBSYS__COM)\s{0,3}[:=]\s{0,3}["']?[a-f0-9]{8}:[a-f0-9]{8}/gi, keywords: ['contribsys'] },

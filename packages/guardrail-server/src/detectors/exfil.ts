@@ -26,7 +26,8 @@ const CODE_SPAN = /```[^]*?```|`[^`\n]{1,400}`/g;
 const IMAGE_CONTEXT =
   /(?:!\[[^\]\n]{0,200}\]\(\s*<?|<(?:img|iframe|image|source|video|audio|embed|object|input|link|script|frame)\b[^>]{0,300}?(?:src|href|data|srcset|poster|background)\s*=\s*["']?|url\(\s*["']?)$/i;
 const LINK_CONTEXT = /(?:\]\(\s*<?|<a\b[^>]{0,300}?href\s*=\s*["']?)$/i;
-const IMAGE_REF = /!\[[^\]\n]{0,200}\]\[([^\]\n]{1,100})\]/g;
+// Reference-style images: full `![alt][ref]`, collapsed `![alt][]` and shortcut `![alt]` (CommonMark).
+const IMAGE_REF = /!\[([^\]\n]{1,200})\](?:\[([^\]\n]{0,100})\]|(?![(\[:]))/g;
 const REF_DEF = /^[ \t]{0,3}\[([^\]\n]{1,100})\]:[ \t]*/;
 const EVENT_HANDLER = /<[a-z][^>]{0,300}?\bon(?:error|load|mouseover|focus|click)\s*=/gi;
 const PLACEHOLDER = /\[[A-Z][A-Z_ ]{1,30}\]|\{[a-z_]{2,30}\}|\b[A-Z]{2,}(?:_[A-Z]{2,}){2,}\b|\$\{?[A-Z_]{3,}\}?|<[A-Z_]{3,}>|=\.{3}/;
@@ -36,6 +37,11 @@ const INSTRUCTION =
   /\b(?:replac(?:e|ing)|fill|substitut(?:e|ing)|whereas|where)\s+(?:\[[A-Z_]+\]|\{[a-z_]+\}|[A-Z]{2,}(?:_[A-Z]{2,})+|\.\.\.)|\b(?:append|add|put|include|encode|attach)\b[^.\n]{0,120}\b(?:to|after|in|into|at the end of)\b[^.\n]{0,40}(?:url|link|image|img|https?:\/\/)|\b(?:url|link|image|pixel)[^.\n]{0,60}\b(?:followed by|plus|\+ )[^.\n]{0,60}\b(?:user|conversation|chat|message|summary|address|email|password|secret|keys?|history)\b/i;
 const BASE64ISH = /^[A-Za-z0-9+/_-]{20,}={0,2}$/;
 const HEX = /^[0-9a-fA-F]{24,}$/;
+
+// Link labels match case-insensitively with inner whitespace collapsed (CommonMark).
+function refLabel(label: string): string {
+  return label.trim().replace(/\s+/g, ' ').toLowerCase();
+}
 
 function hostAllowed(host: string, allowed: readonly string[]): boolean {
   const h = host.toLowerCase();
@@ -62,7 +68,8 @@ function readable(s: string): boolean {
 }
 
 function looksEncoded(value: string): boolean {
-  if (HEX.test(value)) return true;
+  // Hex that decodes to text is data; a digest (a Gravatar's MD5, a content hash) decodes to noise.
+  if (HEX.test(value)) return value.length % 2 === 0 && readable(Buffer.from(value, 'hex').toString('latin1'));
   if (BASE64ISH.test(value) && /[A-Z]/.test(value) && /[a-z]/.test(value) && /\d/.test(value)) return true;
   if (BASE64ISH.test(value) && value.length >= 24) {
     const d = Buffer.from(value.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8');
@@ -112,7 +119,8 @@ export function urlCarriesData(raw: string, options: UrlCarriesDataOptions = {})
   for (const label of url.hostname.split('.').slice(0, -2)) {
     if (label.length >= 16 && /\d/.test(label) && /[a-z]/i.test(label)) return 'subdomain-payload';
   }
-  for (const seg of url.pathname.split('/')) {
+  for (const rawSeg of url.pathname.split('/')) {
+    const seg = rawSeg.replace(/\.[A-Za-z0-9]{2,5}$/, ''); // "/<payload>.png"
     if (seg.length >= 32 && looksEncoded(seg)) return 'path-payload';
     if (seg.length >= 16 && carriesText(seg)) return 'path-payload';
   }
@@ -149,14 +157,14 @@ export function detectExfiltration(text: string, options: DetectExfilOptions = {
     // Code is shown, not rendered: blank it out (same length, so offsets stay valid).
     const visible = text.includes('`') ? text.replace(CODE_SPAN, (m) => ' '.repeat(m.length)) : text;
     const imageRefs = new Set<string>();
-    for (const m of visible.matchAll(IMAGE_REF)) imageRefs.add(m[1]!.toLowerCase());
+    for (const m of visible.matchAll(IMAGE_REF)) imageRefs.add(refLabel(m[2] || m[1]!));
     for (const m of visible.matchAll(URL_RE)) {
       const raw = /^javascript:/i.test(m[0]) ? m[0] : m[0].replace(/[.,;:!?]+$/, '');
       const start = m.index;
       const before = visible.slice(Math.max(0, start - 400), start);
       const lineStart = before.lastIndexOf('\n') + 1;
       const refDef = REF_DEF.exec(before.slice(lineStart));
-      const isImage = IMAGE_CONTEXT.test(before) || (refDef !== null && imageRefs.has(refDef[1]!.toLowerCase()));
+      const isImage = IMAGE_CONTEXT.test(before) || (refDef !== null && imageRefs.has(refLabel(refDef[1]!)));
       const isLink = isImage || LINK_CONTEXT.test(before) || refDef !== null;
       let host = '';
       try {

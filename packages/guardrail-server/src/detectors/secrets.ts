@@ -103,7 +103,7 @@ export function detectSecrets(text: string, options: DetectSecretsOptions = {}):
       if (PLACEHOLDER.test(value) || /^(?:\.\.|\[redacted|-?#{3})/i.test(text.slice(start + value.length, start + value.length + 12))) continue;
       // A provider prefix on one unit repeated ("sk_live_0000…", "abcabc…") is a stand-in; the
       // generic rules hold their values to the stricter isTrivialCredential.
-      if (isRepeatedUnit(value.replace(/^[A-Za-z]{2,8}[_-]/, ''))) continue;
+      if (isRepeatedUnit(value.replace(/^(?:[A-Za-z]{2,10}[_-]){1,3}/, ''))) continue;
       if (rule.check && !rule.check(value)) continue;
       if (rule.context && !rule.context(text, start)) continue;
       if (rule.minEntropy !== undefined && shannonEntropy(value) < rule.minEntropy) continue;

@@ -94,6 +94,10 @@ describe('secrets: connection strings and password assignments', () => {
     ['a URI with an empty user', () => `redis://:${pw()}@cache.internal:6379/0`],
     ['.NET NetworkCredential', () => `var cred = new NetworkCredential("svc_report", "${pw()}", "CORP");`],
     ['.NET DirectoryEntry', () => `new DirectoryEntry("LDAP://dc01/DC=corp", "admin", "${pw()}")`],
+    ['a bare Key= in a log line', () => `[DEBUG] Using Key=${body(32)}7`],
+    ['a key given in prose', () => `Your API key is ${hex(31)}a9, keep it safe.`],
+    ['a camelCase Go variable', () => `stripeKey := "${body(30)}4"`],
+    ['an Azure storage account key in YAML', () => `storageAccountName: store1\nstorageAccountKey: ${body(86, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/')}==`],
     ['docker config auth', () => `{"auths":{"registry.example.com":{"auth":"${Buffer.from(`deploy:${pw()}`).toString('base64')}"}}}`],
   ])('%s is a secret', (_name, make) => {
     expect(secretFindings(make())).not.toEqual([]);
@@ -127,6 +131,11 @@ describe('secrets: connection strings and password assignments', () => {
     ['mysql -p alone prompts for the password', 'mysql -u root -p shop'],
     ['a .NET credential built from variables', 'new NetworkCredential(user, password)'],
     ['a DirectoryEntry path and user only', 'new DirectoryEntry("LDAP://dc01", "admin")'],
+    ['a translation key', 'key: "settings.profile.title"'],
+    ['a word ending in key', 'monkey = "Cheeky4Monkey9Business12"'],
+    ['a cache key built from ids', 'cacheKey = "user-1234-profile-v2-en"'],
+    ['a key naming a constant', 'key: "STRIPE_SECRET_KEY_PRODUCTION_2"'],
+    ['a public key name', 'publicKey := "' + body(30) + '7"'],
   ])('%s is not a secret', (_name, text) => {
     expect(secretFindings(text)).toEqual([]);
   });

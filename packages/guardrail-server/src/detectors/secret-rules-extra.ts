@@ -122,7 +122,7 @@ function credentialValueOk(v: string): boolean {
     /[A-Za-z]/.test(v) &&
     (/\d/.test(v) || /[^A-Za-z0-9]/.test(v) || v.length >= 12) &&
     !/^(?:https?:|\/|\.\/|[\w.]+\(|[\w-]+\.(?:json|ya?ml|txt|pem|key|env)$)/i.test(v) &&
-    !/^[A-Z][A-Z0-9_]+$/.test(v) &&
+    !/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^[A-Z]+$/.test(v) && // a CONSTANT_NAME (random upper-case keys have no underscores)
     !/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(v) && // obj.field, a reference
     !/^(?:true|false|null|none|nil|undefined|required|optional|string|secret|hidden)$/i.test(v) &&
     !/(?:fake|dummy|sample|example|placeholder|changeme|replace|redacted)/i.test(v)
@@ -141,6 +141,12 @@ export function passwordLiteralOk(v: string): boolean {
     (/[^A-Za-z]/.test(v) || v.length >= 10) &&
     !/^[a-z]+(?:[A-Z][a-z]+)+$/.test(v)
   );
+}
+
+// A name followed by an assignment ("key=", "token: ", "secret is"): rarer in text than the bare
+// words, so rules keyed on them run on fewer inputs.
+function ASSIGNED_WORDS(words: readonly string[]): string[] {
+  return words.flatMap((w) => [`${w}=`, `${w} =`, `${w}:`, `${w} :`, `${w}"`, `${w}'`, `${w}\``, `${w} is `]);
 }
 
 /** Connection strings and password assignments. */
@@ -205,6 +211,7 @@ export const CREDENTIAL_RULES: readonly SecretRule[] = [
     // entropy is low; instead of an entropy floor the literal must look chosen, not referenced or
     // described (passwordLiteralOk).
     id: 'password-assignment',
+    minEntropy: 2.5,
     re: /((?:password|passwd|passphrase|pwd|pass(?!port|age|enger|ive|ing|thr|ed\b|es\b))[\w.-]{0,20})["'`]?\s{0,3}(?::{1,3}=|=>|==|=|:)\s{0,3}@?(["'`])([^"'`\n]{6,100})\2/gi,
     group: 3,
     keywords: ['pass', 'pwd'],
@@ -212,6 +219,38 @@ export const CREDENTIAL_RULES: readonly SecretRule[] = [
     context: (text, start) => {
       const name = /[\w.-]{0,40}$/.exec(text.slice(Math.max(0, start - 80), start).replace(/["'`]?\s{0,3}(?::{1,3}=|=>|==|=|:)\s{0,3}@?["'`]$/, ''))?.[0] ?? '';
       return !NOT_SECRET_NAME.test(name) && !/(?:input|confirm|digest)$/i.test(name);
+    },
+  },
+];
+
+/**
+ * Generic name rules: listed after every provider rule so that, where both match one value, the
+ * provider's rule id is the one reported.
+ */
+export const GENERIC_NAME_RULES: readonly SecretRule[] = [
+  {
+    // A bare `key`/`token`/`secret` name (log lines "Using Key=…", YAML "key: …", prose "your key
+    // is …") holding a long random value: both letters and digits, 20+ characters, 3.5+ bits of
+    // entropy per character. Compound names (`public_key`, `cache_key`) are the generic rule's.
+    id: 'generic-key-value',
+    re: /(?<![\w.-])(?:key|apikey|api[ _-]key|token|access[ _-]?token|secret|auth[ _-]?token)["'`]?\s{0,3}(?:=|:|\s+is\s+)\s{0,3}["'`]?([A-Za-z0-9_/+=~.-]{20,200})(?![\w/+=~.-])/gi,
+    group: 1,
+    minEntropy: 3.5,
+    keywords: ASSIGNED_WORDS(['key', 'token', 'secret']),
+    check: (v) => /\d/.test(v) && /[A-Za-z]/.test(v) && credentialValueOk(v) && !/^[A-Za-z_$][\w$]*(?:[./][A-Za-z_$][\w$-]*)+$/.test(v),
+  },
+  {
+    // A camelCase variable named for a credential (`stripeKey := "…"`, `const apiToken = '…'`):
+    // case-sensitive, so "monkey" or "turkey" never match.
+    id: 'camelcase-secret-assignment',
+    re: /(?<=[a-z0-9])(?:Key|Token|Secret|Password|Passwd|Pwd|Credentials?)\s{0,3}(?::=|=|:)\s{0,3}["'`]([A-Za-z0-9_/+=~.!@#%^&*-]{16,200})["'`]/g,
+    group: 1,
+    minEntropy: 3.5,
+    keywords: ASSIGNED_WORDS(['key', 'token', 'secret', 'password', 'passwd', 'pwd', 'credential', 'credentials']),
+    check: (v) => /\d/.test(v) && /[A-Za-z]/.test(v) && credentialValueOk(v),
+    context: (text, start) => {
+      const name = /([A-Za-z0-9]+)\s{0,3}(?::=|=|:)\s{0,3}["'`]$/.exec(text.slice(Math.max(0, start - 80), start))?.[1] ?? '';
+      return /^[a-z]/.test(name) && !/^(?:public|publishable|cache|sort|primary|foreign|partition|row|idempotency|i18n|translation|storage|route|query|lookup|map|react|dedupe|next|prev|page|cursor)/i.test(name);
     },
   },
 ];

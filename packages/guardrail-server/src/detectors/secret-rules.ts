@@ -9,7 +9,7 @@
  * `minEntropy` is a Shannon-entropy floor (bits per character) on that value.
  */
 
-import { CREDENTIAL_RULES, MORE_VENDORS, PROVIDER_PREFIX_RULES } from './secret-rules-extra.js';
+import { CREDENTIAL_RULES, GENERIC_NAME_RULES, MORE_VENDORS, PROVIDER_PREFIX_RULES } from './secret-rules-extra.js';
 import { isTrivialCredential, type SecretRule } from './secret-rule-types.js';
 
 export { isTrivialCredential, type SecretRule } from './secret-rule-types.js';
@@ -34,6 +34,9 @@ export const SECRET_RULES: readonly SecretRule[] = [
   { id: 'gcp-api-key', re: new RegExp(`${B}(AIza[\\w-]{35})${E}`, 'g'), group: 1, minEntropy: 3.5, keywords: ['aiza'] },
   { id: 'azure-ad-client-secret', re: /(?:^|[\\'"`\s>=:(,])([a-zA-Z0-9_~.]{3}\dQ~[a-zA-Z0-9_~.-]{31,34})(?=$|[\\'"`\s<),])/g, group: 1, keywords: ['q~'] },
   { id: 'azure-storage-key', re: /AccountKey=([A-Za-z0-9+/]{86}==)/g, group: 1, keywords: ['accountkey'] },
+  // A storage account key is 64 random bytes in base64 (86 characters and "=="); named "account
+  // key"/"storage key" anywhere in the 200 characters before it (YAML, XML, JSON, CLI flags).
+  { id: 'azure-storage-key', re: /(?<![A-Za-z0-9+/])([A-Za-z0-9+/]{86}==)(?![A-Za-z0-9+/=])/g, group: 1, keywords: ['accountkey', 'account_key', 'account-key', 'storagekey', 'storage_key', 'storage-key', 'account key', 'storage key'], minEntropy: 4.5, context: (text, start) => /(?:account|storage)[ _-]?key/i.test(text.slice(Math.max(0, start - 200), start)) },
   { id: 'github-token', re: /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}\b/g, minEntropy: 3, keywords: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'] },
   { id: 'github-fine-grained-pat', re: /\bgithub_pat_[A-Za-z0-9_]{60,255}\b/g, minEntropy: 3, keywords: ['github_pat_'] },
   { id: 'github-app-token', re: /\bghs_\d+_eyJ[\w.-]{20,}/g, keywords: ['ghs_'] },
@@ -113,6 +116,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
     keywords: ['key', 'secret', 'token', 'pass', 'pwd', 'credential', 'auth', 'login', 'access'],
     check: (v) => !isTrivialCredential(v),
   },
+  ...GENERIC_NAME_RULES,
 ];
 
 function shannonEntropyBits(s: string): number {

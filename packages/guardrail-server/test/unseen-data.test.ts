@@ -174,6 +174,7 @@ describe('PII: phones (national and international) and their look-alikes', () =>
     ['US with parentheses', '(202) 555-0147'],
     ['a bare run with phone words', 'phone number 4155550132'],
     ['a short national number with phone words', 'My mobile: 71234567'],
+    ['a bare run after "my number is"', 'my number is 4258829090'],
   ])('%s is a phone', (_name, text) => {
     expect(piiFindings(text)).toContain('PHONE_NUMBER');
   });
@@ -187,6 +188,8 @@ describe('PII: phones (national and international) and their look-alikes', () =>
     ['a bare counter', 'heap_size_limit: 1535115264,'],
     ['a postal code', 'ZIP: 75534-030'],
     ['a count with thousands separators', 'Population grew from 1 234 567 to 1 345 678.'],
+    ['an ABA routing number in MICR grouping', 'ABA: 0210-0002-1'],
+    ['a MAC address in Cisco notation', 'mac 0014.2201.2345'],
   ])('%s is not a phone', (_name, text) => {
     expect(piiFindings(text)).not.toContain('PHONE_NUMBER');
   });
@@ -195,6 +198,11 @@ describe('PII: phones (national and international) and their look-alikes', () =>
   });
   it.each([['Use CIDR 10.0.0.0/8 for the VPC.'], ['listen on 0.0.0.0:8080'], ['netmask 255.255.255.0']])('%s names no host', (text) => {
     expect(piiFindings(text)).not.toContain('IP_ADDRESS');
+  });
+  it('nine bare digits are an SSN only after SSN words', () => {
+    expect(piiFindings('ssn: 536228741')).toContain('US_SSN');
+    expect(piiFindings('routing number 021000021')).toEqual([]);
+    expect(piiFindings('batch 536228741 done')).toEqual([]);
   });
   it('a clock time is not an IPv6 address', () => {
     expect(piiFindings('the job ran at 12:30:45 today')).toEqual([]);

@@ -15,6 +15,9 @@ export type PiiType = (typeof PII_TYPES)[number];
 
 const EMAIL = /(?<![\w.%+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}(?![\w-])/g;
 const SSN = /(?<![\w-])(\d{3})([- ])(\d{2})\2(\d{4})(?![\w-])/g;
+// Nine digits with no separators are an SSN only when SSN words stand right before them.
+const SSN_BARE = /(?<![\w-])(\d{3})(\d{2})(\d{4})(?![\w-])/g;
+const SSN_WORDS = /\b(?:ssn|ss#|social security(?: number| no\.?| #)?|soc\.? sec\.?)\s{0,3}(?:#|no\.?|number)?\s{0,3}[:=]?\s{0,3}$/i;
 const CARD = /(?<![\w-])\d(?:[ -]?\d){11,18}(?![\w-])/g;
 const IBAN = /(?<![\w])[A-Za-z]{2}\d{2}(?: ?[A-Za-z0-9]{4}){2,7}(?: ?[A-Za-z0-9]{1,3})?(?!\w)/g;
 const IPV4 = /(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?!\w|\.\d)/g;
@@ -23,11 +26,11 @@ const PHONE = /(?<![\w+./-])(?<!\d,)(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,4}\)[ .-]?)?(?
 
 // Words that, right before a number, say it is not a phone number or IP address.
 const NOT_PII_CONTEXT =
-  /(?:\b(?:order|tracking|invoice|ticket|ref|reference|part|section|isbn|version|ver|v|build|release|serial|sku|model|po|case|item|room|code|id|no|number|step|chapter|page|port|pin|licen[cs]e|suite|apt|unit|account|zip|postal|postcode|plz|cep)\b|#)[^\d\n]{0,24}$/i;
+  /(?:\b(?:order|tracking|invoice|ticket|ref|reference|part|section|isbn|version|ver|v|build|release|serial|sku|model|po|case|item|room|code|id|no|number|step|chapter|page|port|pin|licen[cs]e|suite|apt|unit|account|zip|postal|postcode|plz|cep|aba|routing|rtn|transit|swift|bic|sort code|mac|hwaddr|ether|bssid|cert|certificate)\b|#)[^\d\n]{0,24}$/i;
 // A word after a short spaced number makes it a street address ("3747 3911 Fourth Av").
 const PHONE_LABEL = /^(?:office|fax|mobile|cell|home|work|phone|tel|ext|or|and|to|is|for|if|x|on|at|during|between|please|call|text)$/i;
 const PHONE_CONTEXT = /\b(?:phone|tel|telephone|call|calling|mobile|mob|cell|cellphone|fax|whatsapp|signal|sms|text|texting|contact|reach|dial|ring|number|no|nr|num|hotline|helpline|landline|handy|telefon|téléphone|teléfono|portable|móvil)\b[^\n\d]{0,24}$/i;
-const PHONE_WORD = /\b(?:phone|tel|telephone|mobile|cell|fax|whatsapp|hotline|helpline|landline)\b[^\n\d]{0,20}$/i;
+const PHONE_WORD = /(?:\b(?:phone|tel|telephone|mobile|cell|fax|whatsapp|hotline|helpline|landline)\b[^\n\d]{0,20}|\b(?:my|our|his|her|their|your) (?:number|no\.?)(?: is)?:?\s{0,3})$/i;
 const DATE_LIKE = /^(?:\d{4}[-./ ]\d{1,2}[-./ ]\d{1,2}|\d{1,2}[-./ ]\d{1,2}[-./ ]\d{2,4})$/;
 
 export { luhnValid } from './luhn.js';
@@ -91,6 +94,8 @@ function phoneValid(text: string, match: string, start: number): boolean {
   if (/^\d+\.\d+$/.test(core)) return false; // a decimal number
   if (/\d\.\d/.test(core) && !/^(?:\+?\d{1,4}\.)?\d{2,4}(?:\.\d{2,4}){2,}$/.test(core)) return false;
   if (/^\d{4}-\d{3}$/.test(core)) return false; // a postal code (NNNN-NNN)
+  if (/^\d{4}\.\d{4}\.\d{4}$/.test(core)) return false; // a MAC address in Cisco notation
+  if (/[ .-]\d$/.test(core) && !international && !phoneWords) return false; // a check digit ("0210-0002-1"), not a subscriber number
   if (/^\d{3}-\d{2}-\d{4}$/.test(core)) return false; // SSN-shaped: an SSN or nothing
   if (/\b[A-Z]{2}\d{2}(?: [A-Z0-9]{4})+ $/.test(text.slice(Math.max(0, start - 40), start))) return false; // rest of an IBAN
   // "phone number 415…" is a phone; "order number 415…" is not.
@@ -138,6 +143,8 @@ export function detectPii(text: string, types: ReadonlySet<PiiType> | undefined 
     }
   if (want('US_SSN'))
     for (const m of text.matchAll(SSN)) if (ssnValid(m[1]!, m[3]!, m[4]!)) push(found, 'US_SSN', m.index, m.index + m[0].length);
+  if (want('US_SSN') && /ss|soc/i.test(text))
+    for (const m of text.matchAll(SSN_BARE)) if (ssnValid(m[1]!, m[2]!, m[3]!) && SSN_WORDS.test(contextBefore(text, m.index))) push(found, 'US_SSN', m.index, m.index + m[0].length);
   if (want('EMAIL_ADDRESS') && text.includes('@')) for (const m of text.matchAll(EMAIL)) push(found, 'EMAIL_ADDRESS', m.index, m.index + m[0].length);
   if (want('IP_ADDRESS')) {
     for (const m of text.matchAll(IPV4)) if (!NOT_PII_CONTEXT.test(contextBefore(text, m.index)) && !ipv4NotAHost(text, m[0], m.index)) push(found, 'IP_ADDRESS', m.index, m.index + m[0].length);

@@ -6,12 +6,26 @@
 //   HELD-OUT           $BATON_HELDOUT_DIR (default /work/heldout), built by build-heldout.py from
 //                      reserved repositories (noseyparker, detect-secrets, presidio) that no rule,
 //                      word list or threshold was tuned on.
+//   dev, TUNED ON      $BATON_TUNING_DIR (default /work/tuning): gitleaks rule tps/fps
+//                      (build-dev-secrets.mjs), trufflehog pattern tests (build-dev-trufflehog.mjs),
+//                      libphonenumber examples (build-tuning.mjs); and rows written for Baton
+//                      (own-secrets.mjs, own-pii.mjs).
+//
+// Secrets are also scored at a second operating point, "provider rules only": the policy's
+// `secrets.disabled_rules` turns off the rules that key on a variable name rather than a token's
+// own shape (GENERIC_RULES). A rule-specific near miss in another scanner's negatives
+// ("Using Key=<random, wrong length for that provider>") is still a credential to a name rule.
 //
 // Row-level: a row is flagged when the detector reports anything of its kind. Measures; never
 // asserts. `run()` returns the result object; index.mjs stores it with the rest.
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { REPO_ROOT, printTable, round } from '../lib.mjs';
+import { OWN_PII_ROWS } from './own-pii.mjs';
+import { OWN_SECRET_ROWS } from './own-secrets.mjs';
+
+/** Rules that key on a name (`password=`, `api_key:`, `<secret>`), not on a token's own shape. */
+export const GENERIC_RULES = ['generic-secret-assignment', 'generic-key-value', 'camelcase-secret-assignment', 'vendor-key-assignment', 'password-assignment', 'password-line', 'xml-secret-element'];
 
 const EVAL_DIR = resolve(process.env.BATON_EVAL_DIR ?? join(REPO_ROOT, '..', 'shared', 'eval'));
 const HELDOUT_DIR = resolve(process.env.BATON_HELDOUT_DIR ?? '/work/heldout');
@@ -112,6 +126,46 @@ function benignCodeChunks(limitFiles = 4000) {
   return rows;
 }
 
+// Per-family grouping: the scanner for the dev set, the rule or plugin file for held-out rows
+// (noseyparker `rules/aws.yml` -> aws; detect-secrets `plugins/aws_test.py` -> aws).
+function secretFamily(r) {
+  if (r.source.startsWith('secretlint')) return 'secretlint';
+  if (r.source.startsWith('gitleaks')) return 'gitleaks';
+  const m = /(?:rules\/([\w-]+)\.yml|plugins\/([\w-]+?)(?:_test)?\.py)$/.exec(r.source);
+  return m ? m[1] ?? m[2] : r.family;
+}
+
+// Time of the secret, PII and exfiltration detectors over the benign code+docs chunks, in ms per
+// KB (best of 7 rounds, so other processes on a shared machine inflate it least). With
+// BATON_BASELINE_DETECTORS=<dir of compiled detectors from an earlier commit> the same chunks run
+// through both, interleaved, and the ratio is printed: the number to compare across machines.
+async function detectorCost(chunks) {
+  const dist = join(REPO_ROOT, 'packages', 'guardrail-server', 'dist', 'detectors');
+  const loadSet = async (dir) => ({ s: await import(join(dir, 'secrets.js')), p: await import(join(dir, 'pii.js')), e: await import(join(dir, 'exfil.js')) });
+  const cur = await loadSet(dist);
+  const base = process.env.BATON_BASELINE_DETECTORS ? await loadSet(resolve(process.env.BATON_BASELINE_DETECTORS)) : undefined;
+  const kb = chunks.reduce((n, r) => n + r.text.length, 0) / 1024;
+  const once = (m) => {
+    const t0 = performance.now();
+    for (const r of chunks) {
+      m.s.detectSecrets(r.text);
+      m.p.detectPii(r.text);
+      m.e.detectExfiltration(r.text);
+    }
+    return performance.now() - t0;
+  };
+  const tc = [];
+  const tb = [];
+  for (let k = 0; k < 7; k++) {
+    tc.push(once(cur));
+    if (base) tb.push(once(base));
+  }
+  const out = { kb: round(kb), ms_per_kb: round(Math.min(...tc) / kb, 4) };
+  if (base) Object.assign(out, { baseline_ms_per_kb: round(Math.min(...tb) / kb, 4), ratio: round(Math.min(...tc) / Math.min(...tb), 3) });
+  printTable([out], { title: 'Secret + PII + exfiltration detectors, ms per KB of code+docs (best of 7)' });
+  return out;
+}
+
 export default async function run() {
   const baton = await import('@baton/guardrail-server');
   const og = await tryImport('@openai/guardrails');
@@ -124,9 +178,12 @@ export default async function run() {
   // Baton through the public engine API: secrets in an AGENT_RESPONSE (default policy BLOCKs),
   // PII in an AGENT_INPUT with PII set to MODIFY (the default ALLOWs PII in inputs), exfiltration
   // in an AGENT_RESPONSE (default policy). Injection is off so only the measured detector counts.
-  const engine = baton.createGuardrailEngine({ policy: { injection: { agent_input: 'ALLOW', tool_output: 'ALLOW', agent_handoff: 'ALLOW' }, pii: { agent_input: 'MODIFY' } } });
+  const injectionOff = { agent_input: 'ALLOW', tool_output: 'ALLOW', agent_handoff: 'ALLOW' };
+  const engine = baton.createGuardrailEngine({ policy: { injection: injectionOff, pii: { agent_input: 'MODIFY' } } });
+  const strictEngine = baton.createGuardrailEngine({ policy: { injection: injectionOff, secrets: { disabled_rules: GENERIC_RULES } } });
   let i = 0;
-  const batonFinds = (actionType, detector) => async (r) => (engine.validateSync(request(actionType, r.text, i++)).findings ?? []).some((f) => f.detector === detector);
+  const finds = (eng, actionType, detector) => async (r) => (eng.validateSync(request(actionType, r.text, i++)).findings ?? []).some((f) => f.detector === detector);
+  const batonFinds = (actionType, detector) => finds(engine, actionType, detector);
 
   const result = { heldout_dir: HELDOUT_DIR, eval_dir: EVAL_DIR, skipped };
   const label = (dev, held) => ({ 'dev (tuned on)': dev, ...held });
@@ -136,23 +193,28 @@ export default async function run() {
   const secHeld = load(HELDOUT_DIR, 'secrets.jsonl');
   const bySrc = (rows, prefix) => rows?.filter((r) => r.source.startsWith(prefix));
   const benign = benignCodeChunks();
+  const TUNING_DIR = resolve(process.env.BATON_TUNING_DIR ?? '/work/tuning');
+  const own = (rows, prefix, family) => rows.map(([text, lbl], k) => ({ id: `${prefix}-${k}`, text, label: lbl, source: 'baton-own', family }));
   const secSets = label(secDev, {
+    'gitleaks tps/fps (tuned on)': load(TUNING_DIR, 'secrets-gitleaks.jsonl'),
+    'trufflehog pattern tests (tuned on)': load(TUNING_DIR, 'secrets-trufflehog.jsonl'),
+    'own rows (tuned on)': own(OWN_SECRET_ROWS, 'own-sec', 'own'),
     'code+docs chunks (tuned on)': benign,
     'HELD-OUT noseyparker': bySrc(secHeld, 'praetorian-inc/noseyparker'),
     'HELD-OUT detect-secrets': bySrc(secHeld, 'Yelp/detect-secrets'),
   });
-  const secEngines = { 'baton engine': batonFinds('AGENT_RESPONSE', 'secrets') };
+  const secEngines = { 'baton engine': batonFinds('AGENT_RESPONSE', 'secrets'), 'baton, provider rules only': finds(strictEngine, 'AGENT_RESPONSE', 'secrets') };
   if (og.secretKeysCheck) {
     for (const threshold of ['balanced', 'permissive']) secEngines[`@openai/guardrails secret keys (${threshold})`] = async (r) => (await og.secretKeysCheck({}, r.text, { threshold })).tripwireTriggered;
   }
-  result.secrets = await table('Secrets (row level; recall / FPR). dev = tuned on; HELD-OUT = never tuned on', secSets, secEngines, (r) => (r.source.startsWith('secretlint') ? 'secretlint' : r.source.startsWith('gitleaks') ? 'gitleaks' : undefined));
+  result.secrets = await table('Secrets (row level; recall / FPR). dev = tuned on; HELD-OUT = never tuned on', secSets, secEngines, secretFamily);
 
   // ------------------------------------------------------------------ PII
   const piiDevRaw = load(EVAL_DIR, 'pii.jsonl');
   const piiDev = piiDevRaw?.map((r) => ({ ...r, label: r.spans.some((s) => STRUCTURED.includes(s.type)) ? 1 : 0 }));
   const piiHeld = load(HELDOUT_DIR, 'pii.jsonl');
-  const TUNING_DIR = resolve(process.env.BATON_TUNING_DIR ?? '/work/tuning');
   const piiSets = label(piiDev, {
+    'own rows (tuned on)': own(OWN_PII_ROWS, 'own-pii', 'own'),
     'code+docs chunks (tuned on)': benign,
     'libphonenumber examples (tuned on)': load(TUNING_DIR, 'phones.jsonl')?.map((r) => ({ ...r, family: 'phone' })), 'HELD-OUT presidio tests': bySrc(piiHeld, 'microsoft/presidio'), 'HELD-OUT detect-secrets ip': bySrc(piiHeld, 'Yelp/detect-secrets') });
   const piiEngines = { 'baton engine': batonFinds('AGENT_INPUT', 'pii') };
@@ -172,6 +234,7 @@ export default async function run() {
   const exfEngines = { 'baton engine (AGENT_RESPONSE)': batonFinds('AGENT_RESPONSE', 'exfiltration'), 'baton detectExfiltration': async (r) => baton.detectExfiltration(r.text).length > 0 };
   if (og.urls) exfEngines['@openai/guardrails url filter (default)'] = async (r) => (await og.urls({}, r.text, {})).tripwireTriggered;
   result.exfiltration = await table('Exfiltration (row level; recall / FPR). dev = tuned on; no held-out exfil source', { 'dev (tuned on)': exf }, exfEngines, () => undefined);
+  result.detector_cost = await detectorCost(benign);
   if (!secHeld || !piiHeld) console.log(`held-out sets not found in ${HELDOUT_DIR}: run python3 bench/guardrail-eval/build-heldout.py`);
   return result;
 }

@@ -175,6 +175,8 @@ describe('PII: phones (national and international) and their look-alikes', () =>
     ['a bare run with phone words', 'phone number 4155550132'],
     ['a short national number with phone words', 'My mobile: 71234567'],
     ['a bare run after "my number is"', 'my number is 4258829090'],
+    ['German area code and slash', 'Tel. 030/1234567'],
+    ['country code, dots after a space', '+1 510.555.4567'],
   ])('%s is a phone', (_name, text) => {
     expect(piiFindings(text)).toContain('PHONE_NUMBER');
   });
@@ -189,6 +191,8 @@ describe('PII: phones (national and international) and their look-alikes', () =>
     ['a postal code', 'ZIP: 75534-030'],
     ['a count with thousands separators', 'Population grew from 1 234 567 to 1 345 678.'],
     ['an ABA routing number in MICR grouping', 'ABA: 0210-0002-1'],
+    ['a season with a slash', 'the 2021/2022 season'],
+    ['a short ratio after a trunk-0 group', 'ratio 030/1234'],
     ['a MAC address in Cisco notation', 'mac 0014.2201.2345'],
   ])('%s is not a phone', (_name, text) => {
     expect(piiFindings(text)).not.toContain('PHONE_NUMBER');

@@ -22,6 +22,9 @@ const CARD = /(?<![\w-])\d(?:[ -]?\d){11,18}(?![\w-])/g;
 const IBAN = /(?<![\w])[A-Za-z]{2}\d{2}(?: ?[A-Za-z0-9]{4}){2,7}(?: ?[A-Za-z0-9]{1,3})?(?!\w)/g;
 const IPV4 = /(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?!\w|\.\d)/g;
 const IPV6 = /(?<![\w:.])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?:(?<=:)(?:\d{1,3}\.){3}\d{1,3})?(?![\w:])/g;
+// German-style area code and slash ("030/1234567", "+49 30/1234567"): the slash only after a trunk 0
+// or a country code, so "2021/2022" and dates stay out.
+const PHONE_SLASH = /(?<![\w+./-])(?:\+\d{1,3} ?\(?0?\)?\d{1,4}|\(?0\d{2,4}\)?) ?\/ ?\d{5,8}(?:[ -]\d{1,6})?(?![\w/]|[.,:-]\d)/g;
 const PHONE = /(?<![\w+./-])(?<!\d,)(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,4}\)[ .-]?)?(?:\d{7,12}|\d{1,6}(?:[ .-]\d{1,8}){1,5})(?:(?: ?(?:x|ext\.?) ?)\d{1,5})?(?![\w]|[.,/:-]\d|-[A-Za-z](?![a-z]))/g;
 
 // Words that, right before a number, say it is not a phone number or IP address.
@@ -92,7 +95,7 @@ function phoneValid(text: string, match: string, start: number): boolean {
   if (DATE_LIKE.test(core) || /^\d{4}[-/.]\d{1,2}[-/.]\d{1,2}\b/.test(core)) return false;
   if (/^\d{1,3}(?:\.\d{1,3}){3}$/.test(core)) return false; // an IP address
   if (/^\d+\.\d+$/.test(core)) return false; // a decimal number
-  if (/\d\.\d/.test(core) && !/^(?:\+?\d{1,4}\.)?\d{2,4}(?:\.\d{2,4}){2,}$/.test(core)) return false;
+  if (/\d\.\d/.test(core) && !/^(?:\+?\d{1,4}[. ])?\d{2,4}(?:\.\d{2,4}){2,}$/.test(core)) return false;
   if (/^\d{4}-\d{3}$/.test(core)) return false; // a postal code (NNNN-NNN)
   if (/^\d{4}\.\d{4}\.\d{4}$/.test(core)) return false; // a MAC address in Cisco notation
   if (/[ .-]\d$/.test(core) && !international && !phoneWords) return false; // a check digit ("0210-0002-1"), not a subscriber number
@@ -154,6 +157,11 @@ export function detectPii(text: string, types: ReadonlySet<PiiType> | undefined 
         if (v.length >= 6 && /[0-9a-fA-F]{2}/.test(v) && isIPv6(v)) push(found, 'IP_ADDRESS', m.index, m.index + v.length);
       }
   }
+  if (want('PHONE_NUMBER') && text.includes('/'))
+    for (const m of text.matchAll(PHONE_SLASH)) {
+      const digits = m[0].replace(/\D/g, '').length;
+      if (digits >= 7 && digits <= 15 && !NOT_PII_CONTEXT.test(contextBefore(text, m.index))) push(found, 'PHONE_NUMBER', m.index, m.index + m[0].length);
+    }
   if (want('PHONE_NUMBER'))
     for (const m of text.matchAll(PHONE)) {
       const v = m[0].trimEnd();

@@ -121,13 +121,6 @@ function phoneValid(text: string, match: string, start: number): boolean {
   return true;
 }
 
-// Addresses that name no host: the unspecified and broadcast addresses, netmasks, and a network
-// written in CIDR notation ("10.0.0.0/8").
-function ipv4NotAHost(text: string, ip: string, start: number): boolean {
-  if (ip === '0.0.0.0' || ip.startsWith('255.')) return true;
-  return ip.endsWith('.0') && /^\/\d{1,2}\b/.test(text.slice(start + ip.length, start + ip.length + 3));
-}
-
 function push(out: DetectedSpan[], type: PiiType, start: number, end: number): void {
   out.push({ type, start, end, severity: type === 'US_SSN' || type === 'CREDIT_CARD' || type === 'IBAN_CODE' ? 'high' : 'medium' });
 }
@@ -150,7 +143,7 @@ export function detectPii(text: string, types: ReadonlySet<PiiType> | undefined 
     for (const m of text.matchAll(SSN_BARE)) if (ssnValid(m[1]!, m[2]!, m[3]!) && SSN_WORDS.test(contextBefore(text, m.index))) push(found, 'US_SSN', m.index, m.index + m[0].length);
   if (want('EMAIL_ADDRESS') && text.includes('@')) for (const m of text.matchAll(EMAIL)) push(found, 'EMAIL_ADDRESS', m.index, m.index + m[0].length);
   if (want('IP_ADDRESS')) {
-    for (const m of text.matchAll(IPV4)) if (!NOT_PII_CONTEXT.test(contextBefore(text, m.index)) && !ipv4NotAHost(text, m[0], m.index)) push(found, 'IP_ADDRESS', m.index, m.index + m[0].length);
+    for (const m of text.matchAll(IPV4)) if (!NOT_PII_CONTEXT.test(contextBefore(text, m.index))) push(found, 'IP_ADDRESS', m.index, m.index + m[0].length);
     if (text.includes(':'))
       for (const m of text.matchAll(IPV6)) {
         const v = m[0];

@@ -27,7 +27,7 @@ const IMAGE_CONTEXT =
   /(?:!\[[^\]\n]{0,200}\]\(\s*<?|<(?:img|iframe|image|source|video|audio|embed|object|input|link|script|frame)\b[^>]{0,300}?(?:src|href|data|srcset|poster|background)\s*=\s*["']?|url\(\s*["']?)$/i;
 const LINK_CONTEXT = /(?:\]\(\s*<?|<a\b[^>]{0,300}?href\s*=\s*["']?)$/i;
 // Reference-style images: full `![alt][ref]`, collapsed `![alt][]` and shortcut `![alt]` (CommonMark).
-const IMAGE_REF = /!\[([^\]\n]{1,200})\](?:\[([^\]\n]{0,100})\]|(?![(\[:]))/g;
+const IMAGE_REF = /!\[([^\]\n]{1,200})\](?:\[([^\]\n]{0,100})\]|(?![([:]))/g;
 const REF_DEF = /^[ \t]{0,3}\[([^\]\n]{1,100})\]:[ \t]*/;
 const EVENT_HANDLER = /<[a-z][^>]{0,300}?\bon(?:error|load|mouseover|focus|click)\s*=/gi;
 const PLACEHOLDER = /\[[A-Z][A-Z_ ]{1,30}\]|\{[a-z_]{2,30}\}|\b[A-Z]{2,}(?:_[A-Z]{2,}){2,}\b|\$\{?[A-Z_]{3,}\}?|<[A-Z_]{3,}>|=\.{3}/;

@@ -49,7 +49,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   { id: 'slack-config-token', re: /\bxoxe(?:\.xox[bp])?-\d-[A-Za-z0-9]{100,200}/g, keywords: ['xoxe'] },
   { id: 'slack-app-token', re: /\bxapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+/gi, keywords: ['xapp-'] },
   { id: 'slack-webhook-url', re: /hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9+/_-]{20,}/g, keywords: ['hooks.slack.com'] },
-  { id: 'stripe-key', re: /\b(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{24,99}\b/g, keywords: ['sk_', 'rk_'] },
+  { id: 'stripe-key', re: /\b(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{24,99}(?![\w-])/g, keywords: ['sk_', 'rk_'] },
   { id: 'openai-api-key', re: /\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{16,}T3BlbkFJ[A-Za-z0-9_-]{16,}/g, keywords: ['t3blbkfj'] },
   { id: 'openai-project-key', re: /\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}/g, minEntropy: 3.5, keywords: ['sk-'], check: (v) => !/abcdefgh|abdcefgh/i.test(v) },
   { id: 'anthropic-api-key', re: /\bsk-ant-(?:api\d\d|admin\d\d)-[\w-]{93}AA\b/g, keywords: ['sk-ant-'] },

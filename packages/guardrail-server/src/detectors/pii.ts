@@ -139,7 +139,7 @@ export function detectPii(text: string, types: ReadonlySet<PiiType> | undefined 
     }
   if (want('US_SSN'))
     for (const m of text.matchAll(SSN)) if (ssnValid(m[1]!, m[3]!, m[4]!)) push(found, 'US_SSN', m.index, m.index + m[0].length);
-  if (want('US_SSN') && /ss|soc/i.test(text))
+  if (want('US_SSN') && /\b(?:ssn|ss#|social security|soc\.? ?sec)/i.test(text))
     for (const m of text.matchAll(SSN_BARE)) if (ssnValid(m[1]!, m[2]!, m[3]!) && SSN_WORDS.test(contextBefore(text, m.index))) push(found, 'US_SSN', m.index, m.index + m[0].length);
   if (want('EMAIL_ADDRESS') && text.includes('@')) for (const m of text.matchAll(EMAIL)) push(found, 'EMAIL_ADDRESS', m.index, m.index + m[0].length);
   if (want('IP_ADDRESS')) {
@@ -150,7 +150,7 @@ export function detectPii(text: string, types: ReadonlySet<PiiType> | undefined 
         if (v.length >= 6 && /[0-9a-fA-F]{2}/.test(v) && isIPv6(v)) push(found, 'IP_ADDRESS', m.index, m.index + v.length);
       }
   }
-  if (want('PHONE_NUMBER') && text.includes('/'))
+  if (want('PHONE_NUMBER') && /\d\)? ?\/ ?\d{5}/.test(text))
     for (const m of text.matchAll(PHONE_SLASH)) {
       const digits = m[0].replace(/\D/g, '').length;
       if (digits >= 7 && digits <= 15 && !NOT_PII_CONTEXT.test(contextBefore(text, m.index))) push(found, 'PHONE_NUMBER', m.index, m.index + m[0].length);

@@ -15,6 +15,11 @@ export interface ScriptedToolCall {
 export interface ScriptedTurn {
   toolCalls?: ScriptedToolCall[];
   message?: string;
+  /**
+   * The message as a streamed model sends it, in these pieces (`createScriptedModel` streams one
+   * `output_text_delta` per piece; `message`, when absent, is their concatenation).
+   */
+  chunks?: string[];
   /** Reply with this HTTP status and an OpenAI-style error body instead. */
   error?: { status: number; message: string };
 }

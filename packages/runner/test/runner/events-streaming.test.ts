@@ -198,6 +198,18 @@ describe('streamed answers through the AGENT_RESPONSE guardrail (real engine)', 
     expect(texts(events).join('')).not.toContain('555');
   });
 
+  it('releases narration of a turn that calls a tool when that turn ends; the response is the last turn only', async () => {
+    const events: RunnerEvent[] = [];
+    const { runner } = runnerWith({
+      scripts: { [TRIAGE]: [{ chunks: ['Let me look ', 'that up'], toolCalls: [{ name: 'lookup_order', arguments: { order_id: '1234' } }] }, { chunks: ['It was delivered. ', 'Anything else?'] }] },
+    });
+    const result = await runner.run({ agentId: TRIAGE, input: 'order 1234?', stream: true, onEvent: (e) => void events.push(e) });
+    expect(result.response).toBe('It was delivered. Anything else?');
+    expect(texts(events)).toEqual(['Let me look that up', 'It was delivered. ', 'Anything else?']);
+    // The narration left before the tool ran.
+    expect(events.findIndex((e) => e.type === 'text_delta')).toBeLessThan(events.findIndex((e) => e.type === 'tool_start'));
+  });
+
   it('holds streamed text while a listener is busy (backpressure) and still delivers all of it', async () => {
     const chunks = ['One. ', 'Two. ', 'Three. ', 'Four.'];
     let release: (() => void) | undefined;

@@ -113,7 +113,8 @@ export async function runInProcessAgent(call: CallState, run: AgentRunState, inp
 
 /**
  * Feeds a streamed run's text to the answer release as the model produces it. A BLOCK stops
- * reading, which cancels the SDK's run (no more model output, no further tool call).
+ * reading, which cancels the SDK's run: no more model output and no further turn (a tool call of
+ * the current turn that already started finishes before this returns).
  */
 async function streamAnswer(streamed: AsyncIterable<RunStreamEvent> & { completed: Promise<void> }, release: ResponseRelease, signal: AbortSignal): Promise<void> {
   for await (const event of streamed) {

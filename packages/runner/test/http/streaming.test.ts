@@ -178,3 +178,30 @@ describe('POST /v1/runs with server-sent events', () => {
     expect(next.status).toBe('completed');
   });
 });
+
+describe('POST /v1/runs streamed: a failure after the stream began', () => {
+  it('ends with an error event carrying the status and body a non-streamed call would get', async () => {
+    const store = createMemoryThreadStore();
+    // A runner (any RunnerLike) whose store fails after the run has started reporting.
+    const runner = {
+      async run(request: Parameters<Runner['run']>[0]): Promise<RunResult> {
+        await request.onEvent?.({ type: 'run_start', thread_id: 'thread_x', run_id: 'run_x', agent_id: AGENT });
+        throw Object.assign(new Error('the store is unavailable'), { code: 'STORE_UNAVAILABLE' });
+      },
+    };
+    const server = createRunnerServer({ runner, store, port: 0 });
+    const { url } = await server.listen();
+    try {
+      const body = JSON.stringify({ agent_id: AGENT, input: 'hi' });
+      const streamed = await fetch(`${url}/v1/runs`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body });
+      expect(streamed.status).toBe(200);
+      const events = parseSse(await streamed.text());
+      expect(events.map((e) => e.event)).toEqual(['run_start', 'error']);
+      const plain = await fetch(`${url}/v1/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      expect(events[1]?.data).toEqual({ status: plain.status, ...((await plain.json()) as object) });
+      expect(plain.status).toBe(503);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -376,7 +376,8 @@ export class Runner {
       idempotencyKey: request.idempotencyKey,
       toolPolicy: this.toolPolicy,
       events,
-      stream: request.stream === true,
+      // Nobody to stream to: the answer is checked once, as without streaming.
+      stream: request.stream === true && events.active,
     };
 
     let agent = first;

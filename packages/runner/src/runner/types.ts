@@ -177,7 +177,8 @@ export interface RunRequest {
   /**
    * Stream the model's answer: in-process agents run with the Agents SDK's streaming, and answer
    * text reaches `onEvent` as `text_delta` segments as soon as the AGENT_RESPONSE check cleared
-   * them (README "Streaming"). Without it the answer is one `text_delta` after the final check.
+   * them (README "Streaming answers"). Without it (or without any listener) the answer is
+   * checked once and is one `text_delta` after that check.
    */
   stream?: boolean;
 }

@@ -101,7 +101,8 @@ describe('runner events', () => {
   it('a listener that throws or rejects never changes the run (it is logged)', async () => {
     const warnings: unknown[] = [];
     const quiet = runnerWith({ scripts: HANDOFF_SCRIPT });
-    const baseline = await quiet.runner.run({ agentId: TRIAGE, input: 'I want a refund for order 1234', stream: true });
+    // The same streamed run with a listener that works.
+    const baseline = await quiet.runner.run({ agentId: TRIAGE, input: 'I want a refund for order 1234', stream: true, onEvent: () => undefined });
     const { runner } = runnerWith({
       scripts: HANDOFF_SCRIPT,
       onEvent: () => {

@@ -31,6 +31,19 @@ export {
 } from './runner/history.js';
 export type { RunnerLogger } from './runner/logger.js';
 export type {
+  RunnerEvent,
+  RunnerEventType,
+  RunnerEventListener,
+  RunStartEvent,
+  RunEndEvent,
+  HandoffEvent,
+  ToolStartEvent,
+  ToolEndEvent,
+  GuardrailDecisionEvent,
+  TextDeltaEvent,
+} from './runner/events.js';
+export { STREAM_RELEASED_TEXT_CHANGED, DEFAULT_MAX_SEGMENT_CHARS } from './runner/response-release.js';
+export type {
   RunAuth,
   ToolContext,
   ToolImplementation,

@@ -14,6 +14,8 @@ interface RunCommandOptions extends RunnerSetupCommandOptions, DelegationCommand
   tenant?: string;
   subject?: string;
   roles?: string;
+  stream?: boolean;
+  json?: boolean;
 }
 
 /**
@@ -35,6 +37,8 @@ export function register(program: Command): void {
     .option('--tenant <tenant>', 'authenticated tenant of the caller (packets need --tenant, --subject and --roles)')
     .option('--subject <subject>', 'authenticated user or service id of the caller')
     .option('--roles <r1,r2>', 'roles the caller holds, comma-separated')
+    .option('--stream', 'print the answer as the guardrail releases it (events as lines on stderr) instead of the result JSON')
+    .option('--json', 'with --stream: print every event, then the result, as JSON lines on stdout')
     .action(async (opts: RunCommandOptions) => {
       process.exitCode = await runCommand(opts);
     });
@@ -49,6 +53,8 @@ async function runCommand(opts: RunCommandOptions): Promise<number> {
   let setup: Awaited<ReturnType<typeof setupRunnerWithDelegation>> | undefined;
   try {
     if (opts.input.trim() === '') throw new UsageError('--input must not be empty');
+    if (opts.json && !opts.stream) throw new UsageError('--json applies to --stream (without it the result is printed as JSON already)');
+    const printer = opts.stream ? (await import('./run-stream.js')).createStreamPrinter({ json: opts.json === true, stdout: process.stdout, stderr: process.stderr }) : undefined;
     let auth: ReturnType<typeof parseAuth>;
     try {
       // The operator running the command is the authenticated caller; nothing the model writes can change it.
@@ -85,9 +91,11 @@ async function runCommand(opts: RunCommandOptions): Promise<number> {
       ...(opts.traceparent ? { traceparent: opts.traceparent } : {}),
       ...(opts.tracestate ? { tracestate: opts.tracestate } : {}),
       ...(auth ? { auth } : {}),
+      ...(printer ? { stream: true, onEvent: printer.onEvent } : {}),
     });
     if (setup.packets) result = await withPacketSummaries(setup.store, result);
-    process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+    if (printer) await printer.finish(result);
+    else process.stdout.write(JSON.stringify(result, null, 2) + '\n');
     if (result.status === 'completed') return 0;
     // The JSON above is for programs; say what stopped the run in one line for people too.
     if (result.error) {

@@ -8,6 +8,8 @@ export const CreateRunBodySchema = z
     input: z.string().max(512 * 1024),
     thread_id: z.string().min(1).max(256).optional(),
     agent_version: z.string().min(1).max(128).optional(),
+    /** Answer with server-sent events (also chosen by `Accept: text/event-stream`). */
+    stream: z.boolean().optional(),
   })
   .strict();
 export type CreateRunBody = z.infer<typeof CreateRunBodySchema>;

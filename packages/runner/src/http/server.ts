@@ -12,6 +12,7 @@ import { createCallerResolver, threadVisibleTo } from './caller.js';
 import { mayChooseThreadId, runAuthFor, type Authenticator } from './identity.js';
 import { CreateRunBodySchema, createBearerCheck, describeIssues, isJsonContentType, isLoopbackHost, jsonNestingExceeds } from './request.js';
 import { threadView } from './threads.js';
+import { answerWithEvents, wantsEventStream, type HttpFailure } from './sse.js';
 
 /** Anything that runs a request: the Baton `Runner`, or a wrapper around it. */
 export interface RunnerLike {
@@ -53,6 +54,8 @@ export interface RunnerServerOptions {
   logger?: boolean;
   /** Tracer for the `POST /v1/runs` server span; default the global `@baton/runner` tracer. */
   tracer?: Tracer;
+  /** Streamed answers: interval of the keep-alive comment line, ms; default 15000. */
+  sseHeartbeatMs?: number;
 }
 
 /** A running (or ready to run) runner HTTP service. */
@@ -65,7 +68,7 @@ export interface RunnerServer {
   close(): Promise<void>;
 }
 
-export const RUNNER_SERVER_DEFAULTS = { host: '127.0.0.1', port: 8788, bodyLimitBytes: 1024 * 1024, maxJsonDepth: 64, requestTimeoutMs: 30_000 } as const;
+export const RUNNER_SERVER_DEFAULTS = { host: '127.0.0.1', port: 8788, bodyLimitBytes: 1024 * 1024, maxJsonDepth: 64, requestTimeoutMs: 30_000, sseHeartbeatMs: 15_000 } as const;
 
 /** HTTP status for an error the runner threw, by its stable code. */
 function statusFor(code: string): number {
@@ -106,6 +109,8 @@ export function createRunnerServer(options: RunnerServerOptions): RunnerServer {
   const maxDepth = options.maxJsonDepth ?? RUNNER_SERVER_DEFAULTS.maxJsonDepth;
   const requestTimeout = options.requestTimeoutMs ?? RUNNER_SERVER_DEFAULTS.requestTimeoutMs;
   if (!Number.isInteger(requestTimeout) || requestTimeout < 1) throw new RunnerHttpConfigError(`requestTimeoutMs must be a positive integer; got ${String(requestTimeout)}`);
+  const heartbeatMs = options.sseHeartbeatMs ?? RUNNER_SERVER_DEFAULTS.sseHeartbeatMs;
+  if (!Number.isInteger(heartbeatMs) || heartbeatMs < 10) throw new RunnerHttpConfigError(`sseHeartbeatMs must be an integer of at least 10; got ${String(heartbeatMs)}`);
   const checkBearer = options.token === undefined ? undefined : createBearerCheck(options.token);
   const { runner, store } = options;
   const tracer = options.tracer ?? trace.getTracer('@baton/runner');
@@ -214,37 +219,56 @@ export function createRunnerServer(options: RunnerServerOptions): RunnerServer {
       // the answer names it in `traceresponse`.
       const server = startServerSpan({ headers: request.raw.rawHeaders, name: 'POST /v1/runs', tracer, attributes: { 'http.request.method': 'POST', 'http.route': '/v1/runs' } });
       void reply.header(TRACERESPONSE_HEADER, server.traceresponse);
+      const body = parsed.data;
+      /** The answer to an error the runner threw (the same with and without streaming). */
+      const describeError = (err: unknown): HttpFailure => {
+        const answer = (status: number, code: string, message: string): HttpFailure => ({ status, body: errorBody(code, message) });
+        if (err instanceof RunnerError || (err instanceof Error && typeof (err as { code?: unknown }).code === 'string')) {
+          const code = (err as RunnerError).code;
+          if (code === 'STORE_THREAD_NOT_FOUND' && body.thread_id !== undefined) return answer(404, 'thread_not_found', new ThreadNotFoundError(body.thread_id.slice(0, 200)).message);
+          const status = statusFor(code);
+          if (status < 500 || status === 503 || status === 504) return answer(status, code, err.message);
+          request.log.error({ err_name: err.name, err_code: code }, 'run failed');
+          return answer(500, code, 'the run failed inside the runner; see the runner logs');
+        }
+        request.log.error({ err_name: (err as Error)?.name }, 'run failed');
+        return answer(500, 'internal_error', 'the runner failed to process the request');
+      };
+      // Retrying a request with the same key is safe: state merges are applied once, and on a
+      // queue the retry joins the first request's job instead of starting another.
+      const idempotencyKey = header(request, 'idempotency-key');
+      const runRequest: RunRequest = {
+        agentId: body.agent_id,
+        input: body.input,
+        ...(body.thread_id ? { threadId: body.thread_id } : {}),
+        ...(body.agent_version ? { agentVersion: body.agent_version } : {}),
+        traceparent: server.traceparent,
+        ...(server.tracestate ? { tracestate: server.tracestate } : {}),
+        ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+        ...(identity ? { auth: runAuthFor(identity) } : {}),
+        signal: controller.signal,
+      };
       let failure: { code: string; message: string } | undefined;
       try {
-        const body = parsed.data;
-        // Retrying a request with the same key is safe: state merges are applied once, and on a
-        // queue the retry joins the first request's job instead of starting another.
-        const idempotencyKey = header(request, 'idempotency-key');
-        const result = await runner.run({
-          agentId: body.agent_id,
-          input: body.input,
-          ...(body.thread_id ? { threadId: body.thread_id } : {}),
-          ...(body.agent_version ? { agentVersion: body.agent_version } : {}),
-          traceparent: server.traceparent,
-          ...(server.tracestate ? { tracestate: server.tracestate } : {}),
-          ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
-          ...(identity ? { auth: runAuthFor(identity) } : {}),
-          signal: controller.signal,
-        });
+        if (wantsEventStream(body.stream, header(request, 'accept'))) {
+          request.raw.socket.off('close', onClose);
+          failure = await answerWithEvents({
+            reply,
+            controller,
+            describeError,
+            headers: { [TRACERESPONSE_HEADER]: server.traceresponse },
+            heartbeatMs,
+            run: (onEvent) => runner.run({ ...runRequest, stream: true, onEvent }),
+          });
+          return reply;
+        }
+        const result = await runner.run(runRequest);
         if (result.error) failure = result.error;
         return reply.code(200).send(result);
       } catch (err) {
         failure = { code: typeof (err as { code?: unknown })?.code === 'string' ? (err as { code: string }).code : 'internal_error', message: (err as Error)?.message ?? String(err) };
-        if (err instanceof RunnerError || (err instanceof Error && typeof (err as { code?: unknown }).code === 'string')) {
-          const code = (err as RunnerError).code;
-          if (code === 'STORE_THREAD_NOT_FOUND' && parsed.data.thread_id !== undefined) return threadNotFound(reply, parsed.data.thread_id);
-          const status = statusFor(code);
-          if (status < 500 || status === 503 || status === 504) return fail(reply, status, code, err.message);
-          request.log.error({ err_name: err.name, err_code: code }, 'run failed');
-          return fail(reply, 500, code, 'the run failed inside the runner; see the runner logs');
-        }
-        request.log.error({ err_name: (err as Error)?.name }, 'run failed');
-        return fail(reply, 500, 'internal_error', 'the runner failed to process the request');
+        const answer = describeError(err);
+        return reply.code(answer.status).send(answer.body);
       } finally {
         server.end(failure);
         request.raw.socket.off('close', onClose);

@@ -141,6 +141,14 @@ export class OfflineModel implements Model {
   async *getStreamedResponse(request: ModelRequest): AsyncIterable<StreamEvent> {
     const response = await this.getResponse(request);
     yield { type: 'response_started' };
+    // Messages stream word by word (the model's own latency came before the first word).
+    for (const item of response.output) {
+      if (item.type !== 'message' || item.role !== 'assistant') continue;
+      for (const part of item.content) {
+        if (part.type !== 'output_text') continue;
+        for (const delta of part.text.match(/\S+\s*|\s+/g) ?? []) yield { type: 'output_text_delta', delta };
+      }
+    }
     yield {
       type: 'response_done',
       response: {

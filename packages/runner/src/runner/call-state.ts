@@ -9,6 +9,8 @@ import type { WriteBuffer } from './write-buffer.js';
 import type { ModelRequestListener, RunAuth, SystemTool, ToolImplementation } from './types.js';
 import type { RunnerLogger } from './logger.js';
 import type { ToolPolicySets } from './taint.js';
+import type { RunnerEventSink } from './events.js';
+import type { ResponseRelease } from './response-release.js';
 
 /** Everything shared by the agent runs of one `run()` call. */
 export interface CallState {
@@ -37,6 +39,10 @@ export interface CallState {
   idempotencyKey: string | undefined;
   /** The source → sink tool policy (RunnerOptions.toolPolicy), kept with the thread. */
   toolPolicy: () => Promise<ToolPolicySets>;
+  /** This call's event listeners (RunRequest.onEvent and RunnerOptions.onEvent). */
+  events: RunnerEventSink;
+  /** RunRequest.stream: in-process agents stream the model's answer through `AgentRunState.release`. */
+  stream: boolean;
 }
 
 /** One agent run in progress. */
@@ -55,6 +61,8 @@ export interface AgentRunState {
   ordinal: number;
   /** Tool calls and state merges made so far in this agent run (for derived idempotency keys). */
   counters: { toolCalls: number; stateMerges: number };
+  /** Releases this run's answer text through the AGENT_RESPONSE check (streamed or whole). */
+  release: ResponseRelease;
 }
 
 /** The key of this agent run's next state merge, when the call has an idempotency key. */

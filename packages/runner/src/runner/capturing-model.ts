@@ -14,6 +14,8 @@ export interface CapturingModelOptions {
   inputGate?: Promise<boolean>;
   /** Error to throw when the gate says no. */
   blockedError?: () => Error;
+  /** Awaited before each streamed chunk is read from the model (backpressure from event listeners). */
+  beforeChunk?: () => Promise<void>;
   tracing: RunTracing;
   parent: () => Context;
   modelName: string;
@@ -72,6 +74,7 @@ export class CapturingModel implements Model {
       // Each step runs in the chat span's context, so the request the stream opens carries it.
       iterator = runWithTraceContext(scope.context, () => this.options.base.getStreamedResponse(request)[Symbol.asyncIterator]());
       for (;;) {
+        await this.options.beforeChunk?.();
         const step = await runWithTraceContext(scope.context, () => (iterator as AsyncIterator<StreamEvent>).next());
         if (step.done) {
           done = true;

@@ -56,6 +56,8 @@ export interface GuardrailCheckerOptions {
   /** Action types whose failures (not BLOCK decisions) are allowed through. Default none. */
   failOpen: ReadonlySet<ActionType>;
   decisions: RecordedDecision[];
+  /** Told of every recorded decision (the runner's `guardrail_decision` event). */
+  onDecision?: (decision: RecordedDecision, runId: string | null) => void;
 }
 
 class GuardrailFailure extends Error {
@@ -101,6 +103,7 @@ export async function checkGuardrail<A extends ActionType>(options: GuardrailChe
   const recorded: RecordedDecision = { action_type: check.actionType, decision: outcome.decision, reason_code: outcome.reasonCode, agent_id: check.agentId };
   if (outcome.findings && outcome.findings.length > 0) recorded.findings = outcome.findings;
   options.decisions.push(recorded);
+  options.onDecision?.(recorded, check.runId);
   scope.span.setAttributes({ 'baton.guardrail.decision': outcome.decision, 'baton.guardrail.reason_code': outcome.reasonCode, 'baton.guardrail.action_id': request.action_id });
   await (options.writes ?? options.store)
     .appendAudit({

@@ -1,4 +1,4 @@
-import { Agent, MaxTurnsExceededError, type AgentInputItem, type ModelProvider, type ModelRequest, type Runner as SdkRunner } from '@openai/agents-core';
+import { Agent, MaxTurnsExceededError, type AgentInputItem, type ModelProvider, type ModelRequest, type Runner as SdkRunner, type RunStreamEvent } from '@openai/agents-core';
 import type { HandoffPayload } from '@baton/manifest';
 import { toErrorInfo } from '../errors.js';
 import { getModelForAgent } from '../models/agent-model.js';
@@ -7,6 +7,7 @@ import type { AgentRunState, CallState } from './call-state.js';
 import { CapturingModel } from './capturing-model.js';
 import { createSdkFunctionTool } from './sdk-tool.js';
 import { executeToolCall, toolSpecsFor } from './tool-calls.js';
+import type { ResponseRelease } from './response-release.js';
 
 /** How one agent run ended, before the runner applies AGENT_RESPONSE / AGENT_HANDOFF. */
 export type AgentRunOutcome =
@@ -50,6 +51,8 @@ export async function runInProcessAgent(call: CallState, run: AgentRunState, inp
       modelName: manifest.model.name,
       ...(run.inputGate ? { inputGate: run.inputGate } : {}),
       blockedError: options.blockedError,
+      // Streaming: the model's next chunk is read only once listeners took the last released text.
+      ...(call.stream ? { beforeChunk: () => call.events.idle(options.signal) } : {}),
       onRequest: async (request) => {
         // Everything recorded so far is committed before the model sees the request.
         await call.writes.flush();
@@ -80,7 +83,15 @@ export async function runInProcessAgent(call: CallState, run: AgentRunState, inp
     });
     const earlier = options.history ? await options.history() : [];
     const modelInput: string | AgentInputItem[] = earlier.length > 0 ? [...earlier, { role: 'user', content: input }] : input;
-    const result = await options.sdkRunner.run(agent, modelInput, { maxTurns: call.maxTurns, signal: options.signal });
+    let finalOutput: unknown;
+    if (call.stream) {
+      const streamed = await options.sdkRunner.run(agent, modelInput, { maxTurns: call.maxTurns, signal: options.signal, stream: true });
+      await streamAnswer(streamed, run.release, options.signal);
+      // A blocked answer stopped the run early: there is no final output to read.
+      finalOutput = run.release.blocked ? '' : streamed.finalOutput;
+    } else {
+      finalOutput = (await options.sdkRunner.run(agent, modelInput, { maxTurns: call.maxTurns, signal: options.signal })).finalOutput;
+    }
     if (stopCallId !== undefined) {
       const payload = run.handoffRequests.get(stopCallId);
       if (payload) {
@@ -89,7 +100,6 @@ export async function runInProcessAgent(call: CallState, run: AgentRunState, inp
       }
       if (run.terminal) return { kind: 'terminal', name: run.terminal.name, arguments: run.terminal.arguments };
     }
-    const finalOutput: unknown = result.finalOutput;
     return { kind: 'final', text: typeof finalOutput === 'string' ? finalOutput : finalOutput === undefined ? '' : JSON.stringify(finalOutput) };
   } catch (error) {
     if (error instanceof MaxTurnsExceededError) {
@@ -99,4 +109,21 @@ export async function runInProcessAgent(call: CallState, run: AgentRunState, inp
     const info = toErrorInfo(error, 'MODEL_ERROR');
     return { kind: 'error', error: { code: info.code, message: `agent ${manifest.id}: ${info.message}` } };
   }
+}
+
+/**
+ * Feeds a streamed run's text to the answer release as the model produces it. A BLOCK stops
+ * reading, which cancels the SDK's run: no more model output and no further turn (a tool call of
+ * the current turn that already started finishes before this returns).
+ */
+async function streamAnswer(streamed: AsyncIterable<RunStreamEvent> & { completed: Promise<void> }, release: ResponseRelease, signal: AbortSignal): Promise<void> {
+  for await (const event of streamed) {
+    if (event.type !== 'raw_model_stream_event') continue;
+    const data = event.data;
+    if (data.type === 'output_text_delta') await release.delta(data.delta);
+    else if (data.type === 'response_done') await release.responseDone(!data.response.output.some((item) => item.type === 'function_call'));
+    if (release.blocked) break;
+  }
+  await streamed.completed;
+  signal.throwIfAborted();
 }

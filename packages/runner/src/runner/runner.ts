@@ -31,6 +31,8 @@ import { toolPolicyResolver, type ToolPolicy, type ToolPolicySets } from './tain
 import { loadAgentHistory, type HistorySummarizer } from './history.js';
 import { RunTracing, TRACER_NAME, endSpan } from './tracing.js';
 import { noopLogger, type RunnerLogger } from './logger.js';
+import { createEventSink, type RunnerEventListener, type RunnerEventSink } from './events.js';
+import { ResponseRelease } from './response-release.js';
 import type {
   HandoffGate,
   ModelRequestListener,
@@ -83,6 +85,10 @@ export interface RunnerOptions {
   toolPolicy?: ToolPolicy;
   /** Summarises a thread's turns that fall out of an agent's baton.yml `history` window (see README "Threads and history"). */
   summarizeHistory?: HistorySummarizer;
+  /** Every run's events (README "Runner events"); `RunRequest.onEvent` subscribes to one call. */
+  onEvent?: RunnerEventListener;
+  /** Streamed answers: text without a sentence or line end longer than this is released at its last space (default 400). */
+  streamSegmentMaxChars?: number;
 }
 
 /** Limit defaults, in one place. */
@@ -136,6 +142,11 @@ export class Runner {
     }
     if (!options.modelProvider || typeof options.modelProvider.getModel !== 'function') {
       throw new InvalidRunRequestError('new Runner(options): `modelProvider` (an @openai/agents ModelProvider) is required');
+    }
+    if (options.onEvent !== undefined && typeof options.onEvent !== 'function') throw new InvalidRunRequestError('new Runner(options): `onEvent` must be a function');
+    const segment = options.streamSegmentMaxChars;
+    if (segment !== undefined && (!Number.isInteger(segment) || segment < 16 || segment > 1_000_000)) {
+      throw new InvalidRunRequestError(`new Runner(options): \`streamSegmentMaxChars\` must be an integer from 16 to 1000000; got ${String(segment)}`);
     }
     this.registry = options.registry;
     this.store = options.store ?? createMemoryThreadStore();
@@ -333,6 +344,7 @@ export class Runner {
     writes: WriteBuffer,
   ): Promise<{ status: RunStatus; response: string | null; terminal?: { name: string; arguments: JsonObject }; error?: { code: string; message: string } }> {
     let sequence = 0;
+    const events = createEventSink([request.onEvent, this.options.onEvent], this.logger);
     const guard: GuardrailCheckerOptions = {
       validator: this.options.guardrails,
       tracing: this.tracing,
@@ -341,6 +353,7 @@ export class Runner {
       timeoutMs: this.limits.guardrailTimeoutMs,
       failOpen: new Set(this.options.guardrailFailOpen ?? []),
       decisions,
+      ...(events.active ? { onDecision: (d: RecordedDecision, runId: string | null) => emitDecision(events, d, runId) } : {}),
     };
     const call: CallState = {
       threadId,
@@ -362,6 +375,9 @@ export class Runner {
       logger: this.logger,
       idempotencyKey: request.idempotencyKey,
       toolPolicy: this.toolPolicy,
+      events,
+      // Nobody to stream to: the answer is checked once, as without streaming.
+      stream: request.stream === true && events.active,
     };
 
     let agent = first;
@@ -371,16 +387,26 @@ export class Runner {
     let prepared: PreparedHandoff | undefined = request.inputBoundary ? { ...request.inputBoundary, input: request.input } : undefined;
     const chain: string[] = [];
     let handoffs = 0;
+    // The honoured handoff that leads to the next run, reported once that run exists.
+    let handedOff: { from_run_id: string; from_agent_id: string } | undefined;
 
     for (;;) {
       chain.push(agent.manifest.id);
-      const record = await this.store.createRun(threadId, {
-        agentId: agent.manifest.id,
-        agentVersion: agent.manifest.version,
-        parentRunId,
-        status: 'in_progress',
-        traceId: trace.getSpanContext(rootContext)?.traceId ?? null,
-      });
+      let record: Awaited<ReturnType<ThreadStore['createRun']>>;
+      try {
+        record = await this.store.createRun(threadId, {
+          agentId: agent.manifest.id,
+          agentVersion: agent.manifest.version,
+          parentRunId,
+          status: 'in_progress',
+          traceId: trace.getSpanContext(rootContext)?.traceId ?? null,
+        });
+      } catch (error) {
+        if (handedOff) events.emit({ type: 'handoff', thread_id: threadId, ...handedOff, to_agent_id: agent.manifest.id });
+        throw error;
+      }
+      if (handedOff) events.emit({ type: 'handoff', thread_id: threadId, ...handedOff, to_agent_id: agent.manifest.id, to_run_id: record.id });
+      events.emit({ type: 'run_start', thread_id: threadId, run_id: record.id, agent_id: agent.manifest.id });
       const summary: RunSummary = { run_id: record.id, agent_id: agent.manifest.id, agent_version: agent.manifest.version, status: 'in_progress' };
       runs.push(summary);
       const scope = this.tracing.start('baton.agent_run', rootContext, {
@@ -399,6 +425,7 @@ export class Runner {
         await writes.flush();
         scope.span.setAttribute('baton.run.status', status);
         endSpan(scope.span, status === 'completed' || status === 'cancelled' ? undefined : error);
+        events.emit({ type: 'run_end', thread_id: threadId, run_id: record.id, agent_id: agent.manifest.id, status });
       };
       const abortInfo = () =>
         timedOut()
@@ -412,6 +439,7 @@ export class Runner {
         handoffRequests: new Map(),
         ordinal: chain.length - 1,
         counters: { toolCalls: 0, stateMerges: 0 },
+        release: this.responseRelease(guard, events, agent.manifest.id, threadId, record.id, scope.context, signal),
       };
       let outcome: AgentRunOutcome;
       try {
@@ -446,18 +474,10 @@ export class Runner {
           await finish('completed');
           return { status: 'completed', response: null };
         }
-        const check = await checkGuardrail(guard, {
-          actionType: 'AGENT_RESPONSE',
-          payload: text,
-          agentId: agent.manifest.id,
-          threadId,
-          runId: record.id,
-          parent: scope.context,
-          signal,
-        });
-        const response = check.decision === 'BLOCK' ? REFUSAL : check.payload;
+        const verdict = await run.release.finish(text);
+        const response = verdict.decision === 'BLOCK' ? REFUSAL : verdict.text;
         await writes.appendItems(threadId, record.id, [
-          { type: 'message', role: 'assistant', content: response, ...(check.decision === 'ALLOW' ? {} : { guardrail: check.decision }) },
+          { type: 'message', role: 'assistant', content: response, ...(verdict.decision === 'ALLOW' ? {} : { guardrail: verdict.decision }) },
         ]);
         await finish('completed');
         return { status: 'completed', response };
@@ -471,11 +491,29 @@ export class Runner {
       }
       await finish('cancelled', { code: 'HANDED_OFF', message: `handed off to ${next.target.manifest.id} (${HANDOFF_PROTOCOL_NAME})` });
       handoffs++;
+      handedOff = { from_run_id: record.id, from_agent_id: agent.manifest.id };
       agent = next.target;
       input = next.input;
       prepared = next.prepared;
       parentRunId = record.id;
     }
+  }
+
+  /** One agent run's answer release: every check through the runner's checker, text as `text_delta` events. */
+  private responseRelease(guard: GuardrailCheckerOptions, events: RunnerEventSink, agentId: string, threadId: string, runId: string, parent: Context, signal: AbortSignal): ResponseRelease {
+    return new ResponseRelease({
+      check: (text) => checkGuardrail(guard, { actionType: 'AGENT_RESPONSE', payload: text, agentId, threadId, runId, parent, signal }),
+      emit: async (text) => {
+        events.emit({ type: 'text_delta', run_id: runId, agent_id: agentId, text });
+        await events.idle(signal);
+      },
+      recordBlock: (reasonCode) => {
+        const decision: RecordedDecision = { action_type: 'AGENT_RESPONSE', decision: 'BLOCK', reason_code: reasonCode, agent_id: agentId };
+        guard.decisions.push(decision);
+        guard.onDecision?.(decision, runId);
+      },
+      ...(this.options.streamSegmentMaxChars !== undefined ? { maxSegmentChars: this.options.streamSegmentMaxChars } : {}),
+    });
   }
 
   /** AGENT_INPUT (blocking or racing), then the agent itself. */
@@ -683,6 +721,10 @@ export class Runner {
   }
 }
 
+function emitDecision(events: RunnerEventSink, d: RecordedDecision, runId: string | null): void {
+  events.emit({ type: 'guardrail_decision', run_id: runId, agent_id: d.agent_id, action_type: d.action_type, decision: d.decision, reason_code: d.reason_code });
+}
+
 function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
@@ -735,6 +777,8 @@ function validateRequest(request: RunRequest): void {
   if (request.inputBoundary !== undefined && (typeof request.inputBoundary !== 'object' || request.inputBoundary === null || Array.isArray(request.inputBoundary))) {
     throw new InvalidRunRequestError('run(request): inputBoundary must be an object');
   }
+  if (request.onEvent !== undefined && typeof request.onEvent !== 'function') throw new InvalidRunRequestError('run(request): onEvent must be a function');
+  if (request.stream !== undefined && typeof request.stream !== 'boolean') throw new InvalidRunRequestError('run(request): stream must be a boolean');
   if (request.idempotencyKey !== undefined && (typeof request.idempotencyKey !== 'string' || !IDEMPOTENCY_KEY.test(request.idempotencyKey))) {
     throw new InvalidRunRequestError('run(request): idempotencyKey must be 1-120 characters of letters, digits, _ . : - /, starting with a letter or digit');
   }

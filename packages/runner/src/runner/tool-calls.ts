@@ -103,6 +103,8 @@ export async function executeToolCall(call: CallState, run: AgentRunState, spec:
   const ordinal = run.counters.toolCalls++;
   if (run.inputGate && !(await run.inputGate)) return 'Error: the input was blocked by a guardrail; no tool may run.';
   if (spec.kind === 'handoff') return recordHandoff(call, run, spec, rawArguments, callId);
+  const agentId = run.agent.manifest.id;
+  call.events.emit({ type: 'tool_start', run_id: run.runId, agent_id: agentId, call_id: callId, name: spec.protocolName });
 
   const scope = call.tracing.start(`execute_tool ${spec.protocolName}`, run.context, {
     'gen_ai.operation.name': 'execute_tool',
@@ -168,7 +170,9 @@ export async function executeToolCall(call: CallState, run: AgentRunState, spec:
       if (modifiedProblem) {
         // A redaction that breaks the tool's declared schema is a BLOCK, recorded as one: the
         // tool never runs with arguments it cannot take, and the model is told why.
-        call.guard.decisions.push({ action_type: 'TOOL_CALL', decision: 'BLOCK', reason_code: MODIFY_BREAKS_SCHEMA, agent_id: run.agent.manifest.id });
+        const recorded = { action_type: 'TOOL_CALL', decision: 'BLOCK', reason_code: MODIFY_BREAKS_SCHEMA, agent_id: run.agent.manifest.id };
+        call.guard.decisions.push(recorded);
+        call.guard.onDecision?.(recorded, run.runId);
         return await fail(
           MODIFY_BREAKS_SCHEMA,
           `Error: the call to tool '${spec.protocolName}' was blocked: the guardrail's modified arguments (${callCheck.reasonCode}) would break the tool's schema (${modifiedProblem}); the tool was not called. ` +
@@ -228,6 +232,7 @@ export async function executeToolCall(call: CallState, run: AgentRunState, spec:
     return visible;
   } finally {
     endSpan(scope.span, errorCode ? { code: errorCode, message: `tool call ended with ${errorCode}` } : undefined);
+    call.events.emit({ type: 'tool_end', run_id: run.runId, agent_id: agentId, call_id: callId, name: spec.protocolName, ok: errorCode === undefined });
   }
 }
 

@@ -1,6 +1,7 @@
 import type { GuardrailValidator } from '@baton/manifest';
 import type { ModelProvider } from '@openai/agents-core';
 import type { RunRecord, RunStatus, ThreadStore, JsonObject } from '../store/types.js';
+import type { RunnerEventListener } from './events.js';
 
 /**
  * Keystone interfaces of @baton/runner. Other packages (packets, skills, cli, demo) code against
@@ -168,6 +169,18 @@ export interface RunRequest {
    * 1-120 characters of letters, digits, `_ . : - /`.
    */
   idempotencyKey?: string;
+  /**
+   * This call's events (run, handoff, tool, guardrail, released answer text), in order; see
+   * README "Runner events". A listener that throws never changes the run.
+   */
+  onEvent?: RunnerEventListener;
+  /**
+   * Stream the model's answer: in-process agents run with the Agents SDK's streaming, and answer
+   * text reaches `onEvent` as `text_delta` segments as soon as the AGENT_RESPONSE check cleared
+   * them (README "Streaming answers"). Without it (or without any listener) the answer is
+   * checked once and is one `text_delta` after that check.
+   */
+  stream?: boolean;
 }
 
 /** One run as reported in a result. */

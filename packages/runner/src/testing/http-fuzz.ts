@@ -151,7 +151,9 @@ function caseGenerator(target: RunnerFuzzTarget, seed: number, validRunShare: nu
     }],
     [0.08, () => {
       const field = pick(['agent_id', 'input', 'thread_id', 'agent_version', 'stream', 'extra']);
-      const value = pick(WRONG_VALUES);
+      const picked = pick(WRONG_VALUES);
+      // `stream: true` is a valid (streamed) run: the wrong value for it is any non-boolean.
+      const value = field === 'stream' && typeof picked === 'boolean' ? 1 : picked;
       // A string input of any content (even empty) is a valid run; a string elsewhere may name nothing.
       const expect = field === 'input' && typeof value === 'string' ? [200, 400] : [400, 404];
       return post('wrong-types', JSON.stringify({ ...valid(), [field]: value }), { expect });

@@ -15,6 +15,11 @@ export interface ScriptedToolCall {
 export interface ScriptedTurn {
   toolCalls?: ScriptedToolCall[];
   message?: string;
+  /**
+   * The message as a streamed model sends it, in these pieces (`createScriptedModel` streams one
+   * `output_text_delta` per piece; `message`, when absent, is their concatenation).
+   */
+  chunks?: string[];
   /** Reply with this HTTP status and an OpenAI-style error body instead. */
   error?: { status: number; message: string };
 }
@@ -43,6 +48,11 @@ export interface ScriptedOpenAIServerOptions {
   host?: string;
   /** Model name echoed in replies (default `scripted-model`). */
   model?: string;
+  /**
+   * Streamed Responses replies: awaited before each text chunk is sent (`request` counts from 0);
+   * a test seam to hold a stream at a known point.
+   */
+  beforeChunk?: (position: { request: number; chunk: number }) => Promise<void> | void;
 }
 
 /** A running scripted server. */
@@ -94,7 +104,7 @@ function chatReply(turn: ScriptedTurn, n: number, model: string): unknown {
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: turn.message ?? null, refusal: null, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) },
+        message: { role: 'assistant', content: turn.message ?? turn.chunks?.join('') ?? null, refusal: null, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) },
         finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
         logprobs: null,
       },
@@ -103,10 +113,11 @@ function chatReply(turn: ScriptedTurn, n: number, model: string): unknown {
   };
 }
 
-function responsesReply(turn: ScriptedTurn, n: number, model: string): unknown {
+function responsesReply(turn: ScriptedTurn, n: number, model: string): Record<string, unknown> & { output: unknown[] } {
   const output: unknown[] = [];
-  if (turn.message !== undefined) {
-    output.push({ id: `msg_${n}`, type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: turn.message, annotations: [] }] });
+  const message = turn.message ?? turn.chunks?.join('');
+  if (message !== undefined) {
+    output.push({ id: `msg_${n}`, type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: message, annotations: [] }] });
   }
   (turn.toolCalls ?? []).forEach((c, i) => {
     output.push({ id: `fc_${n}_${i + 1}`, type: 'function_call', status: 'completed', call_id: c.id ?? `call_${n}_${i + 1}`, name: c.name, arguments: argsText(c) });
@@ -115,9 +126,36 @@ function responsesReply(turn: ScriptedTurn, n: number, model: string): unknown {
 }
 
 /**
- * A real `node:http` server on a loopback port that speaks the minimal non-streaming
+ * A streamed Responses API reply as server-sent events: `response.created`, the message's
+ * `response.output_item.added` and one `response.output_text.delta` per chunk (the turn's
+ * `chunks`, or word by word), then `response.completed` with the whole response.
+ */
+async function sendResponsesStream(res: ServerResponse, turn: ScriptedTurn, n: number, model: string, beforeChunk: ((chunk: number) => Promise<void> | void) | undefined): Promise<void> {
+  const full = responsesReply(turn, n, model);
+  let sequence = 0;
+  const send = (data: Record<string, unknown>) => res.write(`event: ${String(data.type)}\ndata: ${JSON.stringify({ ...data, sequence_number: sequence++ })}\n\n`);
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  send({ type: 'response.created', response: { ...full, status: 'in_progress', output: [], usage: null } });
+  const message = turn.message ?? turn.chunks?.join('');
+  if (message !== undefined) {
+    const item = { id: `msg_${n}`, type: 'message', role: 'assistant', status: 'in_progress', content: [] };
+    send({ type: 'response.output_item.added', output_index: 0, item });
+    const chunks = turn.chunks ?? (message.match(/\S+\s*|\s+/g) ?? []);
+    for (const [i, delta] of chunks.entries()) {
+      await beforeChunk?.(i);
+      if (res.destroyed) return;
+      send({ type: 'response.output_text.delta', item_id: item.id, output_index: 0, content_index: 0, delta, logprobs: [] });
+    }
+  }
+  send({ type: 'response.completed', response: full });
+  res.end();
+}
+
+/**
+ * A real `node:http` server on a loopback port that speaks the minimal
  * `POST /v1/chat/completions` and `POST /v1/responses` — enough for the real
- * `OpenAIChatCompletionsModel` and `OpenAIResponsesModel` — and records every request body.
+ * `OpenAIChatCompletionsModel` and `OpenAIResponsesModel` (streamed too, on `/v1/responses`) — and
+ * records every request body.
  */
 export async function startScriptedOpenAIServer(options: ScriptedOpenAIServerOptions): Promise<ScriptedOpenAIServer> {
   const api = options.api ?? 'both';
@@ -153,8 +191,8 @@ export async function startScriptedOpenAIServer(options: ScriptedOpenAIServerOpt
       }
       const recorded: RecordedRequest = { path, api: kind, body, raw, headers: { ...req.headers } };
       requests.push(recorded);
-      if (body.stream === true) {
-        sendJson(res, 400, errorBody('scripted server: streaming is not supported; run without stream'));
+      if (body.stream === true && kind === 'chat') {
+        sendJson(res, 400, errorBody('scripted server: streaming is served on /v1/responses only'));
         return;
       }
       let turn: ScriptedTurn;
@@ -166,6 +204,12 @@ export async function startScriptedOpenAIServer(options: ScriptedOpenAIServerOpt
       }
       if (turn.error) {
         sendJson(res, turn.error.status, errorBody(turn.error.message, turn.error.status >= 500 ? 'server_error' : 'invalid_request_error'));
+        return;
+      }
+      if (body.stream === true) {
+        const request = served - 1;
+        const hook = options.beforeChunk;
+        await sendResponsesStream(res, turn, served, model, hook ? (chunk) => hook({ request, chunk }) : undefined);
         return;
       }
       sendJson(res, 200, kind === 'chat' ? chatReply(turn, served, model) : responsesReply(turn, served, model));

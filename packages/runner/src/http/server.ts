@@ -4,7 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { trace, type Tracer } from '@opentelemetry/api';
 import { TRACERESPONSE_HEADER, startServerSpan } from '@baton/tracing';
 import { RunnerError } from '../errors.js';
-import type { RunRequest, RunResult } from '../runner/types.js';
+import type { RunExecutor } from '@baton/manifest/contracts';
 import { ThreadNotFoundError } from '../store/errors.js';
 import type { ThreadStore } from '../store/types.js';
 import { RunnerHttpConfigError, RunnerHttpListenError, errorBody } from './errors.js';
@@ -13,10 +13,8 @@ import { mayChooseThreadId, runAuthFor, type Authenticator } from './identity.js
 import { CreateRunBodySchema, createBearerCheck, describeIssues, isJsonContentType, isLoopbackHost, jsonNestingExceeds } from './request.js';
 import { threadView } from './threads.js';
 
-/** Anything that runs a request: the Baton `Runner`, or a wrapper around it. */
-export interface RunnerLike {
-  run(request: RunRequest): Promise<RunResult>;
-}
+/** Anything that runs a request: the Baton `Runner`, or a wrapper around it (the one contract, `RunExecutor`). */
+export type RunnerLike = RunExecutor;
 
 /** Options for {@link createRunnerServer}. */
 export interface RunnerServerOptions {

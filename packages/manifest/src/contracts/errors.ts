@@ -5,8 +5,10 @@
 
 /**
  * Whose fault an error is:
- * - `usage`: the caller's input or request (a bad flag, an unknown agent, a malformed request);
- * - `config`: the deployment's configuration (manifests, options, keys, contracts);
+ * - `usage`: what the caller passed: a flag, an argument, an option object, a request (an unknown
+ *   agent, a malformed request, a bad URL given as an option);
+ * - `config`: the deployment's configuration files and environment (manifests, `baton.yml`,
+ *   policies, contracts, scenarios, keys);
  * - `upstream`: something Baton depends on failed or refused (a model, the guardrail, Redis, a
  *   subprocess, the case data), including a policy decision that stopped the work;
  * - `internal`: a bug or broken invariant in Baton itself.
@@ -44,9 +46,10 @@ export function errorKindOf(error: unknown): ErrorKind {
 }
 
 /**
- * Process exit code for an error by its kind: 2 for `usage` and `config` (fix the command or its
- * configuration), 1 for everything else (the command ran and failed). The CLI's documented codes.
+ * Process exit code for an error by its kind: 2 for `usage` (fix the command line, the arguments
+ * or the request), 1 for everything else (the command ran and failed, configuration included).
+ * The CLI's documented codes: 0 success, 1 failed or found problems, 2 usage error.
  */
 export function exitCodeForKind(kind: ErrorKind): 1 | 2 {
-  return kind === 'usage' || kind === 'config' ? 2 : 1;
+  return kind === 'usage' ? 2 : 1;
 }

@@ -1,4 +1,4 @@
-import type { ErrorKind } from '@baton/manifest/contracts';
+import type { ErrorInfo, ErrorKind } from '@baton/manifest/contracts';
 
 /**
  * Every code @baton/runner throws, with whose fault it is (the README's errors table lists each).
@@ -169,7 +169,7 @@ export class AgentExecutionError extends RunnerError {
 }
 
 /** `{ code, message }` for any thrown value, never a stack trace. */
-export function toErrorInfo(error: unknown, fallbackCode = 'INTERNAL_ERROR'): { code: string; message: string } {
+export function toErrorInfo(error: unknown, fallbackCode = 'INTERNAL_ERROR'): ErrorInfo {
   if (error instanceof RunnerError) return { code: error.code, message: error.message };
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;

@@ -11,6 +11,7 @@ try {
   } else {
     const message = err instanceof Error ? err.message : String(err);
     process.stderr.write(`baton: ${message}\n`);
-    process.exitCode = 1;
+    // From the error's `kind` alone: 2 for a usage error, 1 for anything else.
+    process.exitCode = await (await import('./errors.js')).exitCodeFor(err);
   }
 }

@@ -3,7 +3,7 @@ export { createGuardrailClient, type GuardrailClient, type GuardrailClientOption
 export { createInProcessGuardrail, type InProcessGuardrailOptions } from './in-process.js';
 export { CLIENT_REASON_CODES, type ClientReasonCode, type FailMode, type FailModes } from './outcomes.js';
 export { verifyResponse, type VerifiedResponse } from './verify-response.js';
-export { GuardrailClientError, GuardrailClientConfigError } from './errors.js';
+export { GUARDRAIL_CLIENT_ERROR_CODES, type GuardrailClientErrorCode, GuardrailClientError, GuardrailClientConfigError } from './errors.js';
 export {
   guardrailInputGuardrail,
   guardrailOutputGuardrail,

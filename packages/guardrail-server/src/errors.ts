@@ -1,10 +1,28 @@
+import type { ErrorKind } from '@baton/manifest/contracts';
+
+/** Every code @baton/guardrail-server throws, with whose fault it is (the README's errors table lists each). */
+export const GUARDRAIL_ERROR_CODES = {
+  POLICY_INVALID: 'config',
+  REQUEST_INVALID: 'usage',
+  TIER_CONFIG_INVALID: 'usage',
+  TIER_UNAVAILABLE: 'upstream',
+  ONNX_RUNTIME_MISSING: 'config',
+  ONNX_MODEL_INVALID: 'config',
+  GUARDRAIL_HTTP_CONFIG: 'usage',
+  GUARDRAIL_HTTP_LISTEN: 'upstream',
+} as const satisfies Record<string, ErrorKind>;
+export type GuardrailErrorCode = keyof typeof GUARDRAIL_ERROR_CODES;
+
 /** Base class of every error this package throws. `code` is stable and machine-readable. */
 export class GuardrailError extends Error {
-  readonly code: string;
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  readonly code: GuardrailErrorCode;
+  /** Whose fault: `usage`, `config`, `upstream` or `internal` (`@baton/manifest/contracts`' `ErrorKind`); follows from `code`. */
+  readonly kind: ErrorKind;
+  constructor(code: GuardrailErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'GuardrailError';
     this.code = code;
+    this.kind = GUARDRAIL_ERROR_CODES[code];
   }
 }
 

@@ -4,7 +4,7 @@ export { createGuardrailEngine, type GuardrailEngine, type GuardrailEngineOption
 export { parseGuardrailRequest, type ParsedGuardrailRequest } from './request.js';
 export { DEFAULT_POLICY, PolicySchema, type Policy, type PolicyInput } from './policy/schema.js';
 export { loadPolicyFile, parsePolicy, type ParsePolicyOptions } from './policy/load.js';
-export { GuardrailError, GuardrailRequestError, PolicyError } from './errors.js';
+export { GUARDRAIL_ERROR_CODES, type GuardrailErrorCode, GuardrailError, GuardrailRequestError, PolicyError } from './errors.js';
 
 // Detectors, usable on their own (pure functions over text returning spans).
 export type { DetectedSpan, Severity } from './detectors/types.js';

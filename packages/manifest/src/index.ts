@@ -69,7 +69,7 @@ export {
   wireNameProblem,
 } from './contracts/wire-names.js';
 export type { RunAuth } from './contracts/auth.js';
-export { ManifestError, ManifestValidationError, ManifestUsageError, unwrapManifest } from './errors.js';
+export { MANIFEST_ERROR_CODES, type ManifestErrorCode, ManifestError, ManifestValidationError, ManifestUsageError, unwrapManifest } from './errors.js';
 export { type ManifestProblem, type LoadResult } from './problems.js';
 export {
   AGENT_MANIFEST_SCHEMA_VERSION,

@@ -1,24 +1,29 @@
+import type { ErrorKind } from '@baton/manifest/contracts';
+
 /**
  * Every stop in @baton/packets is a `PacketError` with a stable string `code`. Subclasses say
  * whose fault it is: the caller's authorization, the case data, the contract, or an upstream store.
  */
-export type PacketErrorCode =
-  | 'MISSING_AUTHORIZATION'
-  | 'TENANT_MISMATCH'
-  | 'CASE_NOT_BOUND'
-  | 'UNEXPECTED_FIELD'
-  | 'UNKNOWN_RECIPIENT'
-  | 'UNKNOWN_PURPOSE'
-  | 'POLICY_STORE_UNAVAILABLE'
-  | 'CASE_DATA_UNAVAILABLE'
-  | 'CASE_NOT_FOUND'
-  | 'TASK_TOO_LONG'
-  | 'TASK_BLOCKED'
-  | 'CONTRACT_INVALID'
-  | 'AUDIT_UNAVAILABLE'
-  | 'BOUNDARY_VIOLATION'
-  | 'PACKET_MISSING'
-  | 'INVALID_KEYS';
+/** Every code @baton/packets throws, with whose fault it is (the README's errors table lists each). */
+export const PACKET_ERROR_CODES = {
+  MISSING_AUTHORIZATION: 'usage',
+  TENANT_MISMATCH: 'usage',
+  CASE_NOT_BOUND: 'usage',
+  UNEXPECTED_FIELD: 'usage',
+  UNKNOWN_RECIPIENT: 'config',
+  UNKNOWN_PURPOSE: 'config',
+  POLICY_STORE_UNAVAILABLE: 'upstream',
+  CASE_DATA_UNAVAILABLE: 'upstream',
+  CASE_NOT_FOUND: 'usage',
+  TASK_TOO_LONG: 'config',
+  TASK_BLOCKED: 'upstream',
+  CONTRACT_INVALID: 'config',
+  AUDIT_UNAVAILABLE: 'upstream',
+  BOUNDARY_VIOLATION: 'internal',
+  PACKET_MISSING: 'internal',
+  INVALID_KEYS: 'config',
+} as const satisfies Record<string, ErrorKind>;
+export type PacketErrorCode = keyof typeof PACKET_ERROR_CODES;
 
 export interface PacketErrorOptions {
   /** The underlying error, if any. */
@@ -28,10 +33,13 @@ export interface PacketErrorOptions {
 /** Base class of every error thrown by @baton/packets. */
 export class PacketError extends Error {
   readonly code: PacketErrorCode;
+  /** Whose fault: `usage`, `config`, `upstream` or `internal` (`@baton/manifest/contracts`' `ErrorKind`); follows from `code`. */
+  readonly kind: ErrorKind;
   constructor(code: PacketErrorCode, message: string, options: PacketErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'PacketError';
     this.code = code;
+    this.kind = PACKET_ERROR_CODES[code];
   }
 }
 

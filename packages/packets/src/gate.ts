@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { GuardrailValidator, HandoffPacket } from '@baton/manifest';
+import type { HandoffGate, HandoffGateRequest, HandoffGateToolResult, PreparedHandoff } from '@baton/manifest/contracts';
 import { inputDigest, inputIsPacket, viewModelRequest, type BoundaryTransport, type BoundaryView } from './audit/boundary.js';
 import type { AuditSink, HandoffDecisionData, PacketBoundaryData } from './audit/records.js';
 import { HANDOFF_DECISION_KIND, PACKET_BOUNDARY_KIND } from './audit/records.js';
@@ -14,41 +15,14 @@ import type { PolicyStore } from './policy-store.js';
 import { renderPacketInput } from './render.js';
 import { packetStateView, stateIsPacketView } from './state-view.js';
 
-/** A tool call that succeeded earlier on the thread (structurally `@baton/runner`'s `HandoffGateToolResult`). */
-export interface PacketGateToolResult {
-  /** The agent that made the call. */
-  agentId: string;
-  runId: string;
-  /** Protocol name of the tool. */
-  name: string;
-  /** The arguments the tool ran with (after guardrails). */
-  arguments: Record<string, unknown>;
-}
+/** A tool call that succeeded earlier on the thread: the one contract, `@baton/manifest/contracts`' `HandoffGateToolResult`. */
+export type PacketGateToolResult = HandoffGateToolResult;
 
-/** What the runner knows when a handoff is requested (structurally `@baton/runner`'s `HandoffGateRequest`). */
-export interface PacketGateRequest {
-  threadId: string;
-  runId: string;
-  sourceAgentId: string;
-  targetAgentId: string;
-  /** The handoff's model-generated `input`; never copied into the packet. */
-  input: string;
-  /** The handoff's model-generated `state`. */
-  state: Record<string, unknown>;
-  /** The thread's state after the merge. */
-  threadState: Record<string, unknown>;
-  /** The authenticated caller. */
-  auth: PacketAuth;
-  traceId?: string;
-  /**
-   * Tool calls that succeeded on this thread, oldest first (the runner fills it in). Evidence of
-   * which cases an agent legitimately read: a model-chosen case id is accepted only if read.
-   */
-  toolResults?: readonly PacketGateToolResult[];
-}
+/** What the runner knows when a handoff is requested: the one contract, `HandoffGateRequest` (its `auth` is `PacketAuth`). */
+export type PacketGateRequest = HandoffGateRequest;
 
-/** What crosses (structurally `@baton/runner`'s `PreparedHandoff`). */
-export interface PreparedPacketHandoff {
+/** What crosses: the contract's `PreparedHandoff` with every part present (a packet gate always builds a packet). */
+export interface PreparedPacketHandoff extends PreparedHandoff {
   /** The recipient's whole input: the rendered packet. */
   input: string;
   packetId: string;
@@ -108,10 +82,8 @@ export interface PacketHandoffGateOptions {
   auditIdGenerator?: () => string;
 }
 
-/** A gate the Baton runner calls at every handoff (structurally its `HandoffGate`). */
-export interface PacketHandoffGate {
-  prepare(request: PacketGateRequest): Promise<PreparedPacketHandoff>;
-}
+/** A gate the Baton runner calls at every handoff: the contract's `HandoffGate`, returning a packet every time. */
+export type PacketHandoffGate = HandoffGate<PreparedPacketHandoff>;
 
 /** Options of {@link defaultResolveCase}. */
 export interface DefaultResolveCaseOptions {

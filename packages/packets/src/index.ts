@@ -1,6 +1,7 @@
 // Public API of @baton/packets: purpose-bound handoff packets, the transfer gate and its proof.
 export {
   PacketError,
+  PACKET_ERROR_CODES,
   type PacketErrorCode,
   type PacketErrorOptions,
   MissingAuthorizationError,

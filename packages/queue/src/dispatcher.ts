@@ -12,13 +12,9 @@ import type { TaskJobData } from './job-data.js';
 import { TRACER_NAME, startEnqueueSpan } from './trace.js';
 import { waitForJob } from './wait-for-job.js';
 
-/** A delegated subtask as @baton/skills hands it to a dispatcher (structurally its `DelegatedTask`). */
-export interface DelegatedTask {
-  args: Record<string, unknown>;
-  /** The parent's delegation scope. */
-  scope: { depth: number; maxDepth: number; lineage: string[] };
-  context: { threadId?: string; runId?: string; agentId?: string; traceparent?: string; tracestate?: string; idempotencyKey?: string };
-}
+/** A delegated subtask as @baton/skills hands it to a dispatcher: the one contract, from `@baton/manifest/contracts`. */
+import type { DelegatedTask } from '@baton/manifest/contracts';
+export type { DelegatedTask };
 
 /** Options for {@link createQueueDispatcher}. */
 export interface QueueDispatcherOptions {

@@ -1,17 +1,11 @@
 import type { Redis } from 'ioredis';
-import type { ResponsePackage } from '@baton/manifest';
 import { producerConnection, type RedisConnection } from './connection.js';
 import { QUEUE_DEFAULTS } from './defaults.js';
 import { QueueUnavailableError } from './errors.js';
 
-/** One write-ahead record of a task's edits (structurally @baton/skills' `EditLedgerEntry`). */
-export interface EditLedgerEntry {
-  state: 'pending' | 'applied';
-  /** Post-image of every file the edits change (sha256 hex; null: deleted). */
-  files: Array<{ path: string; sha256: string | null }>;
-  response: ResponsePackage;
-  at: string;
-}
+/** One write-ahead record of a task's edits: the one contract, from `@baton/manifest/contracts`. */
+import type { EditLedgerEntry } from '@baton/manifest/contracts';
+export type { EditLedgerEntry };
 
 /** Options for {@link createRedisEditLedger}. */
 export interface RedisEditLedgerOptions {

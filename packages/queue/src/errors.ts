@@ -1,10 +1,25 @@
+import type { ErrorKind } from '@baton/manifest/contracts';
+
+/** Every code @baton/queue throws, with whose fault it is (the README's errors table lists each). */
+export const QUEUE_ERROR_CODES = {
+  QUEUE_CONFIG: 'usage',
+  QUEUE_UNAVAILABLE: 'upstream',
+  QUEUE_JOB_FAILED: 'upstream',
+  QUEUE_TIMEOUT: 'upstream',
+  QUEUE_INVALID_JOB: 'upstream',
+} as const satisfies Record<string, ErrorKind>;
+export type QueueErrorCode = keyof typeof QUEUE_ERROR_CODES;
+
 /** Base class for @baton/queue errors; `code` is stable (`QUEUE_*`). */
 export class QueueError extends Error {
-  readonly code: string;
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  readonly code: QueueErrorCode;
+  /** Whose fault: `usage`, `config`, `upstream` or `internal` (`@baton/manifest/contracts`' `ErrorKind`); follows from `code`. */
+  readonly kind: ErrorKind;
+  constructor(code: QueueErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'QueueError';
     this.code = code;
+    this.kind = QUEUE_ERROR_CODES[code];
   }
 }
 

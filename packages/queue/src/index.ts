@@ -1,7 +1,7 @@
 // Public API of @baton/queue. Keep exports explicit.
 export const PACKAGE_NAME = '@baton/queue';
 
-export { QueueError, QueueConfigError, QueueUnavailableError, QueueJobFailedError, QueueTimeoutError, InvalidJobDataError } from './errors.js';
+export { QUEUE_ERROR_CODES, type QueueErrorCode, QueueError, QueueConfigError, QueueUnavailableError, QueueJobFailedError, QueueTimeoutError, InvalidJobDataError } from './errors.js';
 export { QUEUE_DEFAULTS, tasksQueueName } from './defaults.js';
 export { redisOptions, redact, type RedisConnection } from './connection.js';
 export { createRedisThreadStore, REDIS_STORE_DEFAULTS, type RedisThreadStoreOptions } from './store/index.js';

@@ -36,23 +36,14 @@ export const RunJobDataSchema = z
   .strict();
 export type RunJobData = z.infer<typeof RunJobDataSchema>;
 
-/** A delegated subtask as `@baton/skills` hands it to a dispatcher (`DelegatedTask`). */
-export const DelegatedTaskSchema = z
-  .object({
-    args: z.record(z.string(), z.unknown()),
-    scope: z.object({ depth: z.number().int().min(0), maxDepth: z.number().int().min(1), lineage: z.array(z.string()) }).strict(),
-    context: z
-      .object({
-        threadId: z.string().optional(),
-        runId: z.string().optional(),
-        agentId: z.string().optional(),
-        traceparent: z.string().optional(),
-        tracestate: z.string().optional(),
-        idempotencyKey: z.string().optional(),
-      })
-      .strict(),
-  })
-  .strict();
+/**
+ * A delegated subtask as `@baton/skills` hands it to a dispatcher: the one `DelegatedTaskSchema`,
+ * from `@baton/manifest/contracts`. It is strict throughout; `args` is now the strict
+ * `delegate_task` schema (this package used to accept any object there), so a worker refuses
+ * a task whose arguments a delegation would refuse anyway.
+ */
+import { DelegatedTaskSchema } from '@baton/manifest/contracts';
+export { DelegatedTaskSchema };
 export type DelegatedTaskData = z.infer<typeof DelegatedTaskSchema>;
 
 export const TaskJobDataSchema = z.object({ v: z.literal(1), kind: z.literal('task'), task: DelegatedTaskSchema, trace: TraceSchema }).strict();

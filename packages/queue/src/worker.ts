@@ -3,7 +3,8 @@ import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
 import type { ResponsePackage } from '@baton/manifest';
-import type { RunRequest, RunResult } from '@baton/runner';
+import type { BatonLogger, RunExecutor } from '@baton/manifest/contracts';
+import type { RunResult } from '@baton/runner';
 import { cancelChannel, isCancelRequested } from './cancel.js';
 import { blockingOptions, producerConnection, redisOptions, type RedisConnection } from './connection.js';
 import { currentJob } from './current-job.js';
@@ -18,10 +19,8 @@ export interface TaskExecutor {
   runDelegated(task: DelegatedTask, options?: { signal?: AbortSignal }): Promise<ResponsePackage>;
 }
 
-/** Something that runs a request: the Baton `Runner` fits. */
-export interface RunExecutor {
-  run(request: RunRequest): Promise<RunResult>;
-}
+/** Something that runs a request (the Baton `Runner` fits): the one contract, from `@baton/manifest/contracts`. */
+export type { RunExecutor };
 
 /** What a worker reports about the jobs it handles (for logs, tests and benchmarks). */
 export interface WorkerJobEvent {
@@ -37,11 +36,8 @@ export interface WorkerJobEvent {
   error?: string;
 }
 
-/** Minimal structured logger (the @baton/tracing logger fits). */
-export interface QueueLogger {
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-}
+/** Minimal structured logger: the one contract, `BatonLogger` (the @baton/tracing logger fits). */
+export type QueueLogger = BatonLogger;
 
 /** Options for {@link startWorker}. */
 export interface BatonWorkerOptions {

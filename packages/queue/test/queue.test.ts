@@ -244,7 +244,7 @@ describe('delegated subtasks on the queues', () => {
     cleanups.push(() => worker.close());
     const dispatcher = createQueueDispatcher({ connection: url, prefix });
     cleanups.push(() => dispatcher.close());
-    const task: DelegatedTask = { args: { subagent_type: 's', instruction_set: 'hello', input_data: {} }, scope: { depth: 0, maxDepth: 3, lineage: ['parent'] }, context: { idempotencyKey: 'job_1#r0.call0.abc' } };
+    const task: DelegatedTask = { args: { subagent_type: 's', instruction_set: 'hello', input_data: {}, max_iterations: 5 }, scope: { depth: 0, maxDepth: 3, lineage: ['parent'] }, context: { idempotencyKey: 'job_1#r0.call0.abc' } };
     const first = await dispatcher.dispatch(task);
     // At least once (a stalled lock on a loaded machine may run it twice before it completes);
     // once completed, the same key never runs it again.
@@ -276,7 +276,7 @@ describe('delegated subtasks on the queues', () => {
     cleanups.push(() => worker.close());
     const dispatcher = createQueueDispatcher({ connection: url, prefix, resultTimeoutMs: 500 });
     cleanups.push(() => dispatcher.close());
-    const r = await dispatcher.dispatch({ args: { subagent_type: 'slow', instruction_set: 'i', input_data: {} }, scope: { depth: 0, maxDepth: 3, lineage: [] }, context: {} });
+    const r = await dispatcher.dispatch({ args: { subagent_type: 'slow', instruction_set: 'i', input_data: {}, max_iterations: 5 }, scope: { depth: 0, maxDepth: 3, lineage: [] }, context: {} });
     expect(r.status).toBe('FAILURE');
     expect(r.error_report?.code).toBe('ERR_TIMEOUT');
     expect(r.error_report?.message).toMatch(/slow did not finish within 500 ms/);
@@ -302,7 +302,7 @@ describe('delegated subtasks on the queues', () => {
     };
     const worker = startWorker({ connection: url, prefix, tasks, taskConcurrency: 1 });
     cleanups.push(() => worker.close());
-    const r = await dispatcher.dispatch({ args: { subagent_type: 's', instruction_set: 'i', input_data: {} }, scope: { depth: 0, maxDepth: 3, lineage: [] }, context: {} });
+    const r = await dispatcher.dispatch({ args: { subagent_type: 's', instruction_set: 'i', input_data: {}, max_iterations: 5 }, scope: { depth: 0, maxDepth: 3, lineage: [] }, context: {} });
     expect(r).toEqual({ status: 'SUCCESS', output_payload: { child: { child: { leaf: true } } } });
     expect(seenDepths).toEqual([1, 2, 3]);
   });

@@ -1,13 +1,61 @@
+import type { ErrorInfo, ErrorKind } from '@baton/manifest/contracts';
+
+/**
+ * Every code @baton/runner throws, with whose fault it is (the README's errors table lists each).
+ * `unauthorized` and `invalid_auth` are the HTTP API's lower-case wire codes.
+ */
+export const RUNNER_ERROR_CODES = {
+  AGENT_NOT_FOUND: 'usage',
+  INVALID_REQUEST: 'usage',
+  TOOL_NAME_INVALID: 'config',
+  TOOL_NAME_CONFLICT: 'config',
+  REGISTRY_INVALID: 'config',
+  HANDOFF_LOOP: 'upstream',
+  HANDOFF_LIMIT: 'upstream',
+  HANDOFF_REJECTED: 'upstream',
+  HANDOFF_TARGET_NOT_ALLOWED: 'upstream',
+  HANDOFF_BLOCKED: 'upstream',
+  TOOL_ARGUMENTS_INVALID: 'upstream',
+  RUN_TIMEOUT: 'upstream',
+  GUARDRAIL_BLOCKED: 'upstream',
+  HISTORY_SUMMARY_FAILED: 'upstream',
+  SCENARIO_INVALID: 'config',
+  MODEL_CONFIGURATION_INVALID: 'config',
+  SCRIPT_EXHAUSTED: 'config',
+  PROCESS_OPTIONS_INVALID: 'usage',
+  RUNNER_HTTP_CONFIG: 'usage',
+  RUNNER_HTTP_LISTEN: 'upstream',
+  unauthorized: 'usage',
+  invalid_auth: 'usage',
+  STORE_THREAD_NOT_FOUND: 'usage',
+  STORE_RUN_NOT_FOUND: 'usage',
+  STORE_THREAD_BUSY: 'upstream',
+  STORE_INVALID_INPUT: 'usage',
+  STORE_UNAVAILABLE: 'upstream',
+  STORE_FAILED: 'upstream',
+  STORE_BUSY: 'upstream',
+  STORE_OPEN_FAILED: 'config',
+  STORE_CLOSED: 'usage',
+  STORE_THREAD_EXISTS: 'usage',
+  STORE_RUN_FINISHED: 'usage',
+  STORE_LOCK_ABORTED: 'usage',
+  STORE_SCHEMA_TOO_NEW: 'config',
+} as const satisfies Record<string, ErrorKind>;
+export type RunnerErrorCode = keyof typeof RUNNER_ERROR_CODES;
+
 /**
  * Errors of @baton/runner. Every error has a stable string `code` and an optional `cause`; the
  * subclass says whose fault it is (caller input, configuration, model, guardrail, limits).
  */
 export class RunnerError extends Error {
-  readonly code: string;
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  readonly code: RunnerErrorCode;
+  /** Whose fault: `usage`, `config`, `upstream` or `internal` (`@baton/manifest/contracts`' `ErrorKind`); follows from `code`. */
+  readonly kind: ErrorKind;
+  constructor(code: RunnerErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'RunnerError';
     this.code = code;
+    this.kind = RUNNER_ERROR_CODES[code];
   }
 }
 
@@ -78,7 +126,7 @@ export class HandoffLimitError extends RunnerError {
 
 /** A handoff was refused: target not allowed, guardrail BLOCK, or the handoff gate threw. */
 export class HandoffRejectedError extends RunnerError {
-  constructor(message: string, options?: { cause?: unknown; code?: string }) {
+  constructor(message: string, options?: { cause?: unknown; code?: 'HANDOFF_REJECTED' | 'HANDOFF_TARGET_NOT_ALLOWED' | 'HANDOFF_BLOCKED' }) {
     super(options?.code ?? 'HANDOFF_REJECTED', message, options);
     this.name = 'HandoffRejectedError';
   }
@@ -114,14 +162,14 @@ export class GuardrailBlockedError extends RunnerError {
 
 /** Upstream error: an agent subprocess or model failed. */
 export class AgentExecutionError extends RunnerError {
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  constructor(code: RunnerErrorCode, message: string, options?: { cause?: unknown }) {
     super(code, message, options);
     this.name = 'AgentExecutionError';
   }
 }
 
 /** `{ code, message }` for any thrown value, never a stack trace. */
-export function toErrorInfo(error: unknown, fallbackCode = 'INTERNAL_ERROR'): { code: string; message: string } {
+export function toErrorInfo(error: unknown, fallbackCode = 'INTERNAL_ERROR'): ErrorInfo {
   if (error instanceof RunnerError) return { code: error.code, message: error.message };
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;

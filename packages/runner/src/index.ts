@@ -2,6 +2,8 @@
 export const PACKAGE_NAME = '@baton/runner';
 
 export {
+  RUNNER_ERROR_CODES,
+  type RunnerErrorCode,
   RunnerError,
   AgentNotFoundError,
   InvalidRunRequestError,

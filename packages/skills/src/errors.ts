@@ -1,20 +1,54 @@
+import type { ErrorKind } from '@baton/manifest/contracts';
+
+/** Every code @baton/skills throws, with whose fault it is (the README's errors table lists each). */
+export const SKILLS_ERROR_CODES = {
+  INVALID_ARGUMENTS: 'usage',
+  UNKNOWN_SUBAGENT: 'usage',
+  FILE_REF_ESCAPE: 'usage',
+  FILE_REF_NOT_FOUND: 'usage',
+  INVALID_SKILL_NAME: 'usage',
+  INVALID_LANGUAGE: 'usage',
+  SKILL_EXISTS: 'usage',
+  VAGUE_CRITERIA: 'usage',
+  PAYLOAD_TOO_LARGE: 'usage',
+  ERR_CONSTRAINT_VIOLATION: 'usage',
+  PATH_ESCAPE: 'usage',
+  PATH_ALIAS: 'usage',
+  NO_MATCH: 'usage',
+  AMBIGUOUS_MATCH: 'usage',
+  PATCH_DOES_NOT_APPLY: 'usage',
+  PARSE_ERROR: 'usage',
+  WRITE_FAILED: 'upstream',
+  INVALID_OPTIONS: 'config',
+  NO_RUNNER: 'config',
+  SKILLS_DIR_MISSING: 'config',
+  SKILL_MANIFEST_INVALID: 'config',
+  SKILL_ENTRY_UNSUPPORTED: 'config',
+  SUBAGENT_NAME_COLLISION: 'config',
+  CONFINEMENT_UNAVAILABLE: 'config',
+} as const satisfies Record<string, ErrorKind>;
+export type SkillsErrorCode = keyof typeof SKILLS_ERROR_CODES;
+
 /**
  * Errors of @baton/skills. Every error has a stable string `code` and an optional `cause`; the
  * subclass says whose fault it is: the caller or model (`SkillsInputError`), the deployment's
  * configuration (`SkillsConfigError`), or the skill/subagent itself (`SkillFaultError`).
  */
 export class SkillsError extends Error {
-  readonly code: string;
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  readonly code: SkillsErrorCode;
+  /** Whose fault: `usage`, `config`, `upstream` or `internal` (`@baton/manifest/contracts`' `ErrorKind`); follows from `code`. */
+  readonly kind: ErrorKind;
+  constructor(code: SkillsErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'SkillsError';
     this.code = code;
+    this.kind = SKILLS_ERROR_CODES[code];
   }
 }
 
 /** Bad input from the caller or the parent model (arguments, criteria, payloads). */
 export class SkillsInputError extends SkillsError {
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  constructor(code: SkillsErrorCode, message: string, options?: { cause?: unknown }) {
     super(code, message, options);
     this.name = 'SkillsInputError';
   }
@@ -22,7 +56,7 @@ export class SkillsInputError extends SkillsError {
 
 /** The deployment is misconfigured (a missing skills directory, a bad manifest, no runner). */
 export class SkillsConfigError extends SkillsError {
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  constructor(code: SkillsErrorCode, message: string, options?: { cause?: unknown }) {
     super(code, message, options);
     this.name = 'SkillsConfigError';
   }
@@ -30,7 +64,7 @@ export class SkillsConfigError extends SkillsError {
 
 /** A skill or subagent misbehaved (no yield, bad output, crash). */
 export class SkillFaultError extends SkillsError {
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  constructor(code: SkillsErrorCode, message: string, options?: { cause?: unknown }) {
     super(code, message, options);
     this.name = 'SkillFaultError';
   }

@@ -1,5 +1,7 @@
 // Public API of @baton/skills. Keep exports explicit.
 export {
+  SKILLS_ERROR_CODES,
+  type SkillsErrorCode,
   SkillsError,
   SkillsInputError,
   SkillsConfigError,

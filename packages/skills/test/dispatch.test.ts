@@ -174,12 +174,18 @@ describe('runDelegated', () => {
   });
 
   it('never rejects: a malformed task or request is a FAILURE package', async () => {
-    const { workers } = await cluster();
+    const { workers, ran } = await cluster();
     const w = workers[0]!;
     for (const bad of [null, 'task', {}, { ...task(), scope: { depth: -1, maxDepth: 3, lineage: [] } }, { ...task(), args: { subagent_type: A } }]) {
       const res = await w.runDelegated(bad as unknown as DelegatedTask);
       expect(res).toMatchObject({ status: 'FAILURE', error_report: { code: 'ERR_INVALID_TASK' } });
     }
+    // The one DelegatedTaskSchema is strict: unknown keys anywhere are refused, not dropped.
+    for (const extra of [{ ...task(), extra: 1 }, { ...task(), scope: { ...task().scope, extra: 1 } }, { ...task(), context: { ...task().context, extra: 'x' } }]) {
+      const res = await w.runDelegated(extra as unknown as DelegatedTask);
+      expect(res).toMatchObject({ status: 'FAILURE', error_report: { code: 'ERR_INVALID_TASK' } });
+    }
+    expect(ran()).toEqual([]);
     const vague = await w.runDelegated(task({ args: { ...task().args, success_criteria: ['Do a good job'] } }));
     expect(vague.error_report?.code).toBe('ERR_VAGUE_CRITERIA');
   });

@@ -1,11 +1,23 @@
+import type { ErrorKind } from '@baton/manifest/contracts';
+
+/** Every code @baton/tracing throws, with whose fault it is (the README's errors table lists each). */
+export const TRACING_ERROR_CODES = {
+  TRACING_INVALID_TRACE_CONTEXT: 'usage',
+  TRACING_CONFIG_INVALID: 'usage',
+} as const satisfies Record<string, ErrorKind>;
+export type TracingErrorCode = keyof typeof TRACING_ERROR_CODES;
+
 /** Base class for every error @baton/tracing throws; `code` is stable and machine-readable. */
 export class TracingError extends Error {
-  readonly code: string;
+  readonly code: TracingErrorCode;
+  /** Whose fault: `usage`, `config`, `upstream` or `internal` (`@baton/manifest/contracts`' `ErrorKind`); follows from `code`. */
+  readonly kind: ErrorKind;
 
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  constructor(code: TracingErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'TracingError';
     this.code = code;
+    this.kind = TRACING_ERROR_CODES[code];
   }
 }
 

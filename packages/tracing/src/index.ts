@@ -1,5 +1,5 @@
 // Public API of @baton/tracing. Keep exports explicit.
-export { TracingError, InvalidTraceContextError, TracingConfigError } from './errors.js';
+export { TRACING_ERROR_CODES, type TracingErrorCode, TracingError, InvalidTraceContextError, TracingConfigError } from './errors.js';
 export {
   extractTraceContext,
   injectTraceHeaders,

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type * as GuardrailEngineModule from '@baton/guardrail-server';
+import { UsageError } from '../errors.js';
 
 /** Options of {@link runGuardrailServe}, the testable core of `baton guardrail serve`. */
 export interface GuardrailServeOptions {
@@ -26,7 +27,6 @@ export interface GuardrailServeOptions {
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 type LogLevel = (typeof LOG_LEVELS)[number];
 
-class UsageError extends Error {}
 
 /**
  * Serves the guardrail until stopped. Returns the exit code: 0 after a clean shutdown, 1 when

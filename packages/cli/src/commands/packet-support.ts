@@ -1,4 +1,5 @@
 import type { RunAuth, RunResult, ThreadStore } from '@baton/runner';
+import { AuthInputError } from '../errors.js';
 
 /**
  * Pieces shared by `baton run` and `baton serve` for purpose-bound packets: the authenticated
@@ -50,14 +51,8 @@ export function parseAuth(parts: AuthParts, names: AuthPartNames): RunAuth | und
   return { tenant, subject, roles };
 }
 
-/** A malformed caller identity (a usage error for `baton run`, a 400 for `baton serve`). */
-export class AuthInputError extends Error {
-  readonly code = 'INVALID_AUTH';
-  constructor(message: string) {
-    super(message);
-    this.name = 'AuthInputError';
-  }
-}
+/** A malformed caller identity (a usage error for `baton run`, a 400 for `baton serve`): declared in `../errors.ts`. */
+export { AuthInputError };
 
 export const FLAG_NAMES: AuthPartNames = { tenant: '--tenant', subject: '--subject', roles: '--roles' };
 export const HEADER_NAMES: AuthPartNames = { tenant: 'X-Baton-Tenant', subject: 'X-Baton-Subject', roles: 'X-Baton-Roles' };

@@ -106,10 +106,8 @@ async function runCommand(opts: RunCommandOptions): Promise<number> {
     }
     return 1;
   } catch (err) {
-    const code = (err as { code?: unknown }).code;
-    const usage = err instanceof UsageError || code === 'AGENT_NOT_FOUND' || code === 'INVALID_REQUEST' || code === 'INVALID_TRACEPARENT';
     process.stderr.write(`baton run: ${(err as Error).message ?? String(err)}\n`);
-    return usage ? 2 : 1;
+    return (await import('../errors.js')).exitCodeFor(err);
   } finally {
     await setup?.close().catch(() => undefined);
   }

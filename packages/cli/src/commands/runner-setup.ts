@@ -2,6 +2,7 @@ import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RunnerLimits, SystemTool, ThreadStore, ToolImplementation } from '@baton/runner';
+import { UsageError } from '../errors.js';
 
 /**
  * Builds a Baton runner from CLI options. Shared by `baton run` and `baton serve`; every heavy
@@ -37,13 +38,8 @@ export interface RunnerSetupOptions {
   limits?: RunnerLimits;
 }
 
-/** A usage mistake (exit code 2): the message says which flag is wrong. */
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
+/** A usage mistake (exit code 2): the one declaration is in `../errors.ts`. */
+export { UsageError };
 
 async function listFiles(dir: string, test: (name: string) => boolean): Promise<string[]> {
   try {

@@ -111,9 +111,8 @@ async function serveCommand(opts: ServeCommandOptions): Promise<number> {
     setup = undefined;
     return 0;
   } catch (err) {
-    const code = (err as { code?: unknown }).code;
     process.stderr.write(`baton serve: ${(err as Error).message ?? String(err)}\n`);
-    return err instanceof UsageError || code === 'RUNNER_HTTP_CONFIG' || code === 'QUEUE_CONFIG' ? 2 : 1;
+    return (await import('../errors.js')).exitCodeFor(err);
   } finally {
     await setup?.close().catch(() => undefined);
   }

@@ -2,6 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Command } from 'commander';
 import type { AgentManifest, ManifestProblem } from '@baton/manifest';
+import { UsageError } from '../errors.js';
 
 /** Which loader a file goes to. */
 export type ManifestFileKind = 'agent' | 'skill';
@@ -31,7 +32,6 @@ export function manifestKindOf(file: string): ManifestFileKind | undefined {
   return undefined;
 }
 
-class UsageError extends Error {}
 
 /**
  * Validates manifests and prints one `path:line:col: message` line per problem (or JSON).

@@ -41,8 +41,7 @@ async function workerCommand(opts: WorkerCommandOptions): Promise<number> {
     });
     return 0;
   } catch (err) {
-    const code = (err as { code?: unknown }).code;
     process.stderr.write(`baton worker: ${(err as Error).message ?? String(err)}\n`);
-    return (err as Error).name === 'UsageError' || code === 'QUEUE_CONFIG' ? 2 : 1;
+    return (await import('../errors.js')).exitCodeFor(err);
   }
 }

@@ -1,4 +1,4 @@
-import { GuardrailError } from '../errors.js';
+import { GuardrailError, type GuardrailErrorCode } from '../errors.js';
 
 /** Machine-readable codes of the JSON errors the HTTP service answers with. */
 export type HttpErrorCode =
@@ -31,7 +31,7 @@ export function errorBody(code: HttpErrorCode, message: string): HttpErrorBody {
  * with); a {@link GuardrailError} like every error of this package.
  */
 export class GuardrailHttpError extends GuardrailError {
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  constructor(code: GuardrailErrorCode, message: string, options?: { cause?: unknown }) {
     super(code, message, options);
     this.name = 'GuardrailHttpError';
   }

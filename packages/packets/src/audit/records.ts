@@ -3,10 +3,8 @@
  * or credentials — so routine audit storage does not become a wider disclosure channel.
  */
 
-/** Where audit records go; structurally the runner's `ThreadStore.appendAudit`. */
-export interface AuditSink {
-  appendAudit(record: { id?: string; threadId: string; runId: string | null; kind: string; data: Record<string, unknown> }): Promise<unknown>;
-}
+/** Where audit records go: the one contract, `@baton/manifest/contracts`' `AuditSink` (the runner's `ThreadStore` fits). */
+export type { AuditSink } from '@baton/manifest/contracts';
 
 /** A stored audit record as read back (`ThreadStore.listAudit` returns these). */
 export interface AuditRecordLike {

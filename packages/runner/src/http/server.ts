@@ -4,9 +4,10 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { trace, type Tracer } from '@opentelemetry/api';
 import { TRACERESPONSE_HEADER, startServerSpan } from '@baton/tracing';
 import { RunnerError } from '../errors.js';
-import type { RunRequest, RunResult } from '../runner/types.js';
+import type { RunExecutor } from '@baton/manifest/contracts';
 import { ThreadNotFoundError } from '../store/errors.js';
 import type { ThreadStore } from '../store/types.js';
+import type { RunRequest, RunResult } from '../runner/types.js';
 import { RunnerHttpConfigError, RunnerHttpListenError, errorBody } from './errors.js';
 import { createCallerResolver, threadVisibleTo } from './caller.js';
 import { mayChooseThreadId, runAuthFor, type Authenticator } from './identity.js';
@@ -14,10 +15,11 @@ import { CreateRunBodySchema, createBearerCheck, describeIssues, isJsonContentTy
 import { threadView } from './threads.js';
 import { answerWithEvents, wantsEventStream, type HttpFailure } from './sse.js';
 
-/** Anything that runs a request: the Baton `Runner`, or a wrapper around it. */
-export interface RunnerLike {
-  run(request: RunRequest): Promise<RunResult>;
-}
+/**
+ * Anything that runs a request: the Baton `Runner`, or a wrapper around it (the one contract,
+ * `RunExecutor`, over the runner's request, which adds event listeners and streaming).
+ */
+export type RunnerLike = RunExecutor<RunRequest, RunResult>;
 
 /** Options for {@link createRunnerServer}. */
 export interface RunnerServerOptions {

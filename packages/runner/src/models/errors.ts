@@ -1,11 +1,11 @@
-import { RunnerError } from '../errors.js';
+import { RunnerError, type RunnerErrorCode } from '../errors.js';
 
 /**
  * Errors raised while setting up or running a model. Each says whose fault it is through its
  * subclass and carries a stable string `code`.
  */
 export class ModelSetupError extends RunnerError {
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  constructor(code: RunnerErrorCode, message: string, options?: { cause?: unknown }) {
     super(code, message, options);
     this.name = 'ModelSetupError';
   }

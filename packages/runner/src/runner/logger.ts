@@ -1,8 +1,6 @@
-/** Minimal structured logger (compatible with @baton/tracing's `createLogger`). */
-export interface RunnerLogger {
-  info(msg: string, fields?: Record<string, unknown>): void;
-  warn(msg: string, fields?: Record<string, unknown>): void;
-  error(msg: string, fields?: Record<string, unknown>): void;
-}
+import type { BatonLogger } from '@baton/manifest/contracts';
+
+/** Minimal structured logger: the one contract, `@baton/manifest/contracts`' `BatonLogger` (@baton/tracing's `createLogger` fits). */
+export type RunnerLogger = BatonLogger;
 
 export const noopLogger: RunnerLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };

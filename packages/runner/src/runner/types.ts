@@ -1,6 +1,6 @@
 import type { GuardrailValidator } from '@baton/manifest';
 import type { ModelProvider } from '@openai/agents-core';
-import type { RunRecord, RunStatus, ThreadStore, JsonObject } from '../store/types.js';
+import type { RunRecord, ThreadStore } from '../store/types.js';
 import type { RunnerEventListener } from './events.js';
 
 /**
@@ -8,112 +8,9 @@ import type { RunnerEventListener } from './events.js';
  * these; extend compatibly (new optional fields), never break.
  */
 
-/** Who is asking: the one contract, from `@baton/manifest`. */
-import type { RunAuth } from '@baton/manifest';
-export type { RunAuth };
-
-/** Context handed to every tool implementation. */
-export interface ToolContext {
-  threadId: string;
-  runId: string;
-  agentId: string;
-  /** Delegation depth of the agent calling the tool (0 for a top-level run). */
-  depth: number;
-  /** Aborted when the run is cancelled or times out. */
-  signal: AbortSignal;
-  auth: RunAuth;
-  /** W3C headers for the tool call's span; inject into any outbound HTTP call. */
-  traceparent?: string;
-  tracestate?: string;
-  /** `fetch` that injects trace headers. */
-  fetch: typeof fetch;
-  /**
-   * Present when the run was given `RunRequest.idempotencyKey`: the same for the same call (same
-   * agent run, same position, same tool and arguments) when a crashed run is retried. A tool with
-   * side effects uses it to do its work at most once.
-   */
-  idempotencyKey?: string;
-}
-
-/** A user tool: arguments are already validated against the manifest's JSON Schema. */
-export type ToolImplementation = {
-  // Declared as a method so that a handler with typed arguments (`({ case_id }: { case_id: string }) => …`)
-  // is accepted: the runner validates the arguments against the tool's JSON Schema before calling it.
-  bivarianceHack(args: Record<string, unknown>, ctx: ToolContext): unknown | Promise<unknown>;
-}['bivarianceHack'];
-
-/**
- * A runtime-owned tool (e.g. `delegate_task`, `yield_control`) offered to agents whose deployment
- * config lists it, or to one run through `RunRequest.systemTools`. Guardrails apply as for any tool.
- */
-export interface SystemTool {
-  name: string;
-  description: string;
-  /** JSON Schema (type object) of the arguments. */
-  parameters: JsonObject;
-  execute: ToolImplementation;
-  /** Calling a terminal tool ends the run; its arguments become `RunResult.terminal`. */
-  terminal?: boolean;
-}
-
-/** Input to a handoff gate: what the runner knows when a handoff is requested. */
-export interface HandoffGateRequest {
-  threadId: string;
-  /** The run being cancelled by the handoff. */
-  runId: string;
-  sourceAgentId: string;
-  targetAgentId: string;
-  /** The handoff's `input` argument (model-generated). */
-  input: string;
-  /** The handoff's `state` argument (model-generated), before merge. */
-  state: JsonObject;
-  /** The thread's state after the merge. */
-  threadState: JsonObject;
-  auth: RunAuth;
-  traceId?: string;
-  /** Tool calls that succeeded on this thread so far, oldest first: evidence of what agents read. */
-  toolResults?: HandoffGateToolResult[];
-}
-
-/** A tool call that succeeded on the thread (recorded call and output, no error). */
-export interface HandoffGateToolResult {
-  /** The agent that made the call. */
-  agentId: string;
-  runId: string;
-  /** Protocol name of the tool. */
-  name: string;
-  /** The arguments the tool ran with (after guardrails). */
-  arguments: JsonObject;
-}
-
-/** What the gate decided crosses: the target's whole input, and nothing else. */
-export interface PreparedHandoff {
-  /** The exact first user message of the target's run. */
-  input: string;
-  /** Server-generated packet id, when a packet was built. */
-  packetId?: string;
-  /** Called once with the exact request sent to the recipient's model (its first model call). */
-  onRecipientModelRequest?(request: unknown): Promise<void> | void;
-  /**
-   * The `state` a subprocess recipient (baton.yml `mode: subprocess`) receives on stdin instead of
-   * the thread's state; `{}` when absent. A packet gate gives only contract-approved fields.
-   */
-  state?: JsonObject;
-  /**
-   * Called with the exact object about to be written to a subprocess recipient's stdin, before
-   * the process starts (the gate's proof hook on that path); throwing stops the run, no process
-   * is started.
-   */
-  onRecipientProcessInput?(stdin: unknown): Promise<void> | void;
-}
-
-/**
- * Decides what crosses a handoff. Throwing stops the handoff before the target is invoked (the
- * target's model receives nothing); the error's `code` is recorded.
- */
-export interface HandoffGate {
-  prepare(request: HandoffGateRequest): Promise<PreparedHandoff>;
-}
+/** Who is asking, tool context, system tools and the handoff gate: the one contracts, from `@baton/manifest/contracts`. */
+import type { HandoffGate, HandoffGateRequest, HandoffGateToolResult, PreparedHandoff, RunAuth, SystemTool, ToolContext, ToolImplementation } from '@baton/manifest/contracts';
+export type { HandoffGate, HandoffGateRequest, HandoffGateToolResult, PreparedHandoff, RunAuth, SystemTool, ToolContext, ToolImplementation };
 
 /** Limits that bound every run. */
 export interface RunnerLimits {
@@ -132,43 +29,15 @@ export interface RunnerLimits {
   lockLeaseMs?: number;
 }
 
-/** A request for one run (plus any handoffs it causes). */
-export interface RunRequest {
-  agentId: string;
-  /** Pin an agent version; the highest semver wins otherwise. */
-  agentVersion?: string;
-  input: string;
-  /**
-   * Continue an existing thread; a new one is created otherwise (owned by `auth.tenant`). A
-   * thread owned by another tenant (or by a tenant when this call has none, or the reverse) is
-   * refused with ThreadNotFoundError, exactly as a thread that does not exist.
-   */
-  threadId?: string;
-  traceparent?: string;
-  tracestate?: string;
-  signal?: AbortSignal;
-  auth?: RunAuth;
-  /** Extra runtime tools for this run only (e.g. `yield_control` for a subagent). */
-  systemTools?: SystemTool[];
-  /** Delegation depth of this run (0 for a top-level run). */
-  depth?: number;
-  /** Per-run override of `maxTurns`. */
-  maxTurns?: number;
-  /**
-   * The first agent's input was prepared by a gate outside the runner (e.g. a delegation packet
-   * gate): its proof hooks and state view apply to this call's first agent run exactly as after a
-   * gated handoff — `onRecipientModelRequest` gets its first model request, or, for a subprocess
-   * agent, stdin carries `state` (default `{}`) instead of the thread state and
-   * `onRecipientProcessInput` gets the stdin object before the process starts.
-   */
-  inputBoundary?: Pick<PreparedHandoff, 'state' | 'onRecipientModelRequest' | 'onRecipientProcessInput'>;
-  /**
-   * Makes a retried request safe: state merges carry keys derived from it (a store applies each at
-   * most once) and tools receive `ToolContext.idempotencyKey`. Give the same key when re-running a
-   * request whose first attempt may have partly happened (e.g. a queue job retried after a crash).
-   * 1-120 characters of letters, digits, `_ . : - /`.
-   */
-  idempotencyKey?: string;
+/** A run's summary and result: the one contracts, from `@baton/manifest/contracts`. */
+import type { RunRequest as ContractRunRequest, RunResult, RunSummary } from '@baton/manifest/contracts';
+export type { RunResult, RunSummary };
+
+/**
+ * A request for one run: the contract's `RunRequest` (`@baton/manifest/contracts`) plus what only
+ * an in-process caller of this runner can pass (event listeners, streaming).
+ */
+export interface RunRequest extends ContractRunRequest {
   /**
    * This call's events (run, handoff, tool, guardrail, released answer text), in order; see
    * README "Runner events". A listener that throws never changes the run.
@@ -181,57 +50,6 @@ export interface RunRequest {
    * checked once and is one `text_delta` after that check.
    */
   stream?: boolean;
-}
-
-/** One run as reported in a result. */
-export interface RunSummary {
-  run_id: string;
-  agent_id: string;
-  agent_version: string;
-  status: RunStatus;
-  error?: { code: string; message: string };
-}
-
-/** The result of `runner.run()`. */
-export interface RunResult {
-  thread_id: string;
-  /** Every run this call created, in order (a handoff adds one). */
-  runs: RunSummary[];
-  /** The id of the last run. */
-  run_id: string;
-  /** The agent that produced the final response. */
-  agent_id: string;
-  status: RunStatus;
-  /** The final response as the user may see it (after AGENT_RESPONSE guardrails); null if none. */
-  response: string | null;
-  /** The thread's state after this call. */
-  state: JsonObject;
-  /** Set when a terminal system tool (e.g. `yield_control`) ended the run. */
-  terminal?: { name: string; arguments: JsonObject };
-  /** Every guardrail decision taken during this call (no payload content). */
-  guardrail_decisions: Array<{ action_type: string; decision: string; reason_code: string; agent_id: string; findings?: unknown[] }>;
-  trace_id: string;
-  /** Which model produced this, e.g. "offline model" or "openai:gpt-4.1". */
-  model: string;
-  /** Why the call did not complete (status `failed`, `expired` or `cancelled`); never payload content. */
-  error?: { code: string; message: string };
-  /**
-   * Handoff packets allowed during this call, in order (ids, classes and digests only, never
-   * content). The runner itself leaves this unset; callers that read the packet audit records
-   * (e.g. `baton run` / `baton serve`) fill it in. `digest` is null until the recipient's first
-   * model request was recorded.
-   */
-  packets?: Array<{
-    packet_id: string;
-    source: string;
-    destination: string;
-    purpose: string;
-    contract_version: string;
-    digest: string | null;
-    /** Ids of the `handoff_decision` and `packet_boundary` audit records. */
-    decision_record_id: string;
-    boundary_record_id: string | null;
-  }>;
 }
 
 /** Sink for every model request as sent (capture, audit). */

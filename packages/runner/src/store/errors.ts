@@ -1,8 +1,8 @@
-import { RunnerError } from '../errors.js';
+import { RunnerError, type RunnerErrorCode } from '../errors.js';
 
 /** Base class for thread-store errors; `code` is stable (`STORE_*`). */
 export class StoreError extends RunnerError {
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  constructor(code: RunnerErrorCode, message: string, options?: { cause?: unknown }) {
     super(code, message, options);
     this.name = 'StoreError';
   }

@@ -1,8 +1,6 @@
-/** Run statuses: Baton's own, modelled on the retired Assistants API (DESIGN.md decision 2). */
-export const RUN_STATUSES = ['queued', 'in_progress', 'requires_action', 'completed', 'cancelled', 'failed', 'expired'] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
-
-export type JsonObject = Record<string, unknown>;
+/** Run statuses and plain JSON objects: the one contracts, from `@baton/manifest/contracts`. */
+import type { JsonObject, RunStatus } from '@baton/manifest/contracts';
+export { RUN_STATUSES, type JsonObject, type RunStatus } from '@baton/manifest/contracts';
 
 /** A thread: the unit of conversation and persisted state. */
 export interface ThreadRecord {

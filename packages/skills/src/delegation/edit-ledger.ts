@@ -1,42 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { DelegateTaskArgsSchema, ResponsePackageSchema } from '@baton/manifest';
-import { z } from 'zod';
+import { EditLedgerEntrySchema } from '@baton/manifest/contracts';
 import { sha256Hex } from '../edits/apply-edits.js';
 import { resolveInsideWorkspace } from '../edits/workspace-path.js';
 import type { EditLedger, EditLedgerEntry, EditLedgerFile } from './types.js';
 
-/** Validates an {@link EditLedgerEntry} (e.g. read back from a store). */
-export const EditLedgerEntrySchema = z
-  .object({
-    state: z.enum(['pending', 'applied']),
-    files: z.array(z.object({ path: z.string().min(1), sha256: z.string().regex(/^[0-9a-f]{64}$/).nullable() }).strict()),
-    response: ResponsePackageSchema,
-    at: z.string().min(1),
-  })
-  .strict();
-
 /**
- * Validates a `DelegatedTask` (e.g. job data). `args` are strict (the `delegate_task` schema);
- * unknown keys in the envelope, `scope` and `context` are dropped, so newer senders still work.
+ * The one `DelegatedTaskSchema` and `EditLedgerEntrySchema`, from `@baton/manifest/contracts`. The
+ * task schema is now strict in its envelope, `scope` and `context` too (unknown keys are refused,
+ * where this package used to drop them), matching what queue workers already enforced.
  */
-export const DelegatedTaskSchema = z.object({
-  args: DelegateTaskArgsSchema,
-  scope: z.object({
-    depth: z.number().int().nonnegative(),
-    maxDepth: z.number().int().positive(),
-    lineage: z.array(z.string()),
-  }),
-  context: z.object({
-    threadId: z.string().optional(),
-    runId: z.string().optional(),
-    agentId: z.string().optional(),
-    traceparent: z.string().optional(),
-    tracestate: z.string().optional(),
-    idempotencyKey: z.string().min(1).optional(),
-  }),
-});
+export { DelegatedTaskSchema, EditLedgerEntrySchema } from '@baton/manifest/contracts';
 
 /** An in-memory {@link EditLedger} (one process; entries are copied in and out). */
 export function createMemoryEditLedger(): EditLedger & { readonly size: number } {

@@ -1,4 +1,5 @@
-import type { DelegateTaskArgs, GuardrailValidator, ResponsePackage, SkillPackage } from '@baton/manifest';
+import type { GuardrailValidator, ResponsePackage, SkillPackage } from '@baton/manifest';
+import type { BatonLogger, DelegatedTask, EditLedgerEntry, SubagentRunner, SystemTool } from '@baton/manifest/contracts';
 import type { SpawnJsonProcessOptions, SpawnJsonProcessResult } from '@baton/runner/process';
 import type { ConfinementInfo, ConfinementPreference } from '../confine/types.js';
 import type { SkillRegistry } from './skill-registry.js';
@@ -29,36 +30,8 @@ export interface DelegationContext {
   idempotencyKey?: string;
 }
 
-/** Where a delegation stands: the parent's depth, the limit, and who is already in the chain. */
-export interface DelegationScope {
-  /** Depth of the delegating (parent) agent: 0 top level. */
-  depth: number;
-  maxDepth: number;
-  /** Agents and skills from the top down to the parent (loop detection). */
-  lineage: string[];
-}
-
-/** The parts of the caller's context a dispatched task carries (all optional strings). */
-export interface DelegatedTaskContext {
-  threadId?: string;
-  runId?: string;
-  agentId?: string;
-  traceparent?: string;
-  tracestate?: string;
-  idempotencyKey?: string;
-}
-
-/**
- * One `delegate_task` call on its way to run somewhere else (a queue, another process or
- * machine). JSON-serialisable: it travels in job data. Run it with `Delegation.runDelegated`.
- */
-export interface DelegatedTask {
-  /** The `delegate_task` arguments as received, already schema-validated (defaults applied). */
-  args: DelegateTaskArgs;
-  /** The parent's scope, exactly as the delegating side computed it. */
-  scope: DelegationScope;
-  context: DelegatedTaskContext;
-}
+/** The delegated task, its scope and context: the one contracts, from `@baton/manifest/contracts`. */
+export type { DelegatedTask, DelegatedTaskContext, DelegationScope } from '@baton/manifest/contracts';
 
 /**
  * Sends a task to run elsewhere and resolves to its ResponsePackage (what `runDelegated` returned
@@ -67,24 +40,8 @@ export interface DelegatedTask {
  */
 export type TaskDispatcher = (task: DelegatedTask, options: { signal?: AbortSignal }) => Promise<ResponsePackage>;
 
-/** One changed file in an {@link EditLedgerEntry}: workspace-relative path and post-image hash. */
-export interface EditLedgerFile {
-  path: string;
-  /** SHA-256 (hex) of the content after the edits; null = the edits delete the file. */
-  sha256: string | null;
-}
-
-/** What the edit ledger records for one task key. */
-export interface EditLedgerEntry {
-  /** `pending`: recorded just before writing; `applied`: written and every check passed. */
-  state: 'pending' | 'applied';
-  /** Post-image per changed file. */
-  files: EditLedgerFile[];
-  /** The ResponsePackage the task returns once its edits stand. */
-  response: ResponsePackage;
-  /** ISO-8601 time of the record. */
-  at: string;
-}
+/** One edit-ledger record: the one contracts, from `@baton/manifest/contracts`. */
+export type { EditLedgerEntry, EditLedgerFile } from '@baton/manifest/contracts';
 
 /**
  * Durable record of edits per task key, so a retried task never applies its edits twice. Any
@@ -97,48 +54,17 @@ export interface EditLedger {
   delete(key: string): Promise<void>;
 }
 
-/** A runtime tool, structurally the runner's `SystemTool`. */
-export interface DelegationSystemTool {
-  name: string;
-  description: string;
-  /** JSON Schema (type object) of the arguments. */
-  parameters: Record<string, unknown>;
+/**
+ * A runtime tool: the contract's `SystemTool`, whose `execute` reads only the {@link DelegationContext}
+ * subset (a runner's full ToolContext fits; `delegate()` outside a run passes less).
+ */
+export interface DelegationSystemTool extends SystemTool<DelegationContext> {
+  /** Runs the tool; the output is the tool's text (a ResponsePackage as JSON for `delegate_task`). */
   execute(args: Record<string, unknown>, ctx: DelegationContext): Promise<string>;
-  terminal?: boolean;
 }
 
-/** What an in-process subagent run is asked to do (a subset of the runner's `RunRequest`). */
-export interface SubagentRunRequest {
-  agentId: string;
-  input: string;
-  systemTools?: DelegationSystemTool[];
-  depth?: number;
-  maxTurns?: number;
-  signal?: AbortSignal;
-  traceparent?: string;
-  tracestate?: string;
-  /**
-   * Set when the delegation has an idempotency key: derived from it and the attempt, so a retried
-   * task's subagent run gives its own tool calls (nested `delegate_task`) the same keys again.
-   */
-  idempotencyKey?: string;
-  /** Set when the packet gate gave proof hooks: the runner's `RunRequest.inputBoundary`. */
-  inputBoundary?: DelegationBoundary;
-}
-
-/** What delegation reads from the runner's `RunResult`. */
-export interface SubagentRunResult {
-  status: string;
-  response: string | null;
-  /** Why the run did not complete (`MAX_TURNS_EXCEEDED`: the turn budget is spent). */
-  error?: { code: string; message: string };
-  terminal?: { name: string; arguments: Record<string, unknown> };
-}
-
-/** Anything that runs an in-process agent: the Baton `Runner` fits. */
-export interface SubagentRunner {
-  run(request: SubagentRunRequest): Promise<SubagentRunResult>;
-}
+/** An in-process subagent run, its result and the runner: the one contracts, from `@baton/manifest/contracts`. */
+export type { SubagentRunRequest, SubagentRunResult, SubagentRunner } from '@baton/manifest/contracts';
 
 /** What an approval hook is asked. */
 export interface ApprovalRequest {
@@ -169,11 +95,8 @@ export interface DelegationPacketGate {
   prepare(request: { skillPackage: SkillPackage; recipient: string; purpose: string }): Promise<{ skillPackage: SkillPackage; packetId?: string; boundary?: DelegationBoundary }>;
 }
 
-/** Minimal structured logger (the @baton/tracing logger fits). */
-export interface DelegationLogger {
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-}
+/** Minimal structured logger: the one contract, `BatonLogger` (the @baton/tracing logger fits). */
+export type DelegationLogger = BatonLogger;
 
 /** Limits on what `input_data` may carry. */
 export interface PayloadLimits {

@@ -1,0 +1,34 @@
+// @baton/manifest/contracts: the runtime contracts every Baton package codes against (one
+// declaration each; packages re-export what is part of their own public API).
+export type { RunAuth } from './auth.js';
+export type { AuditRecordInput, AuditSink } from './audit.js';
+export type { BatonLogger } from './logger.js';
+export { ERROR_KINDS, type ErrorKind, type ErrorInfo, type BatonErrorShape, WIRE_CODE_PATTERN, DELEGATION_ERROR_CODE_PREFIX, errorKindOf, exitCodeForKind } from './errors.js';
+export {
+  RUN_STATUSES,
+  type RunStatus,
+  type JsonObject,
+  type ToolContext,
+  type ToolImplementation,
+  type SystemTool,
+  type HandoffGateToolResult,
+  type HandoffGateRequest,
+  type PreparedHandoff,
+  type HandoffGate,
+  type RunRequest,
+  type RunSummary,
+  type RunResult,
+  type RunExecutor,
+} from './run.js';
+export {
+  DelegatedTaskSchema,
+  type DelegationScope,
+  type DelegatedTaskContext,
+  type DelegatedTask,
+  type EditLedgerFile,
+  type EditLedgerEntry,
+  EditLedgerEntrySchema,
+  type SubagentRunRequest,
+  type SubagentRunResult,
+  type SubagentRunner,
+} from './delegated-task.js';

@@ -7,7 +7,8 @@
  * - hashed character 3-, 4- and 5-gram counts of the letters-and-digits skeleton (words padded
  *   with a space), so a misspelling ("iunstructions") or a translation shares most of its n-grams
  *   with what the model was trained on;
- * - hashed word unigram and bigram counts;
+ * - hashed word unigram and bigram counts (in Han, kana, Hangul and Thai, whose words are not
+ *   separated by spaces, every character pair is a word);
  * - hand cue counts per family (injection-heuristics.ts), kept separate from the hashed buckets.
  * Each hashed group is scaled by 1/sqrt(its n-gram count) (with a floor, below), so a long text
  * does not score higher just for being long.
@@ -21,7 +22,7 @@ import { decodeLayers } from '../text/decode.js';
 import { foldText } from '../text/normalize.js';
 import { CUE_FAMILIES, findCues, type CueHit } from './injection-heuristics.js';
 
-export const FEATURE_VERSION = 5;
+export const FEATURE_VERSION = 6;
 /** Number of hashed n-gram buckets. */
 export const HASH_BUCKETS = 1 << 18;
 /** Hand features after the hashed buckets: cue counts, cue counts in decoded layers, flags. */
@@ -94,6 +95,11 @@ function isAlnum(c: number): boolean {
   // ASCII letters/digits, and everything non-ASCII that is not punctuation or a space (cheap
   // approximation of \p{L}\p{N}: CJK, Cyrillic, Arabic, Devanagari... all count as letters).
   return (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c > 0xbf && c !== 0x3000 && (c < 0x2000 || c > 0x206f) && (c < 0x3000 || c > 0x303f) && (c < 0xff00 || c > 0xff0f));
+}
+
+/** Han, kana, Hangul and Thai: scripts whose words are not separated by spaces. */
+function isDenseScript(c: number): boolean {
+  return (c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x9fff) || (c >= 0xac00 && c <= 0xd7af) || (c >= 0x0e00 && c <= 0x0e7f) || (c >= 0xf900 && c <= 0xfaff);
 }
 
 const FNV_OFFSET = 0x811c9dc5;
@@ -170,6 +176,7 @@ export function analyseText(text: string, options: { decoded?: boolean; segments
     prevWord = hw;
     wordStart = -1;
   };
+  let prevDense = 0;
   for (let i = 0; i <= folded.length; i++) {
     while (nextBound < bounds.length && bounds[nextBound] === i) {
       skelAt.push(len);
@@ -177,6 +184,18 @@ export function analyseText(text: string, options: { decoded?: boolean; segments
     }
     if (i === folded.length) break;
     const c = folded.charCodeAt(i);
+    if (isDenseScript(c)) {
+      // Scripts written without spaces: a clause is one run, so each character pair (or a lone
+      // character) is a word of its own; the runs' character n-grams stay as for any text.
+      if (wordStart !== -1) endWord(len);
+      wordStart = prevDense ? len - 1 : len;
+      hw = Math.imul(((prevDense ? Math.imul((FNV_OFFSET ^ 1) ^ prevDense, FNV_PRIME) : FNV_OFFSET ^ 1) ^ c) >>> 0, FNV_PRIME);
+      buf[len++] = c;
+      endWord(len);
+      prevDense = c;
+      continue;
+    }
+    prevDense = 0;
     if (isAlnum(c)) {
       if (wordStart === -1) {
         wordStart = len;
@@ -185,7 +204,7 @@ export function analyseText(text: string, options: { decoded?: boolean; segments
       hw = Math.imul(hw ^ c, FNV_PRIME);
       buf[len++] = c;
     } else if (buf[len - 1] !== 0x20) {
-      endWord(len);
+      if (wordStart !== -1) endWord(len);
       buf[len++] = 0x20;
     }
   }

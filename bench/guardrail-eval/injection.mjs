@@ -51,6 +51,8 @@ const LOSO_GROUPS = {
   'benign: npm docs and code': (r) => r.label === 0 && /^npm-/.test(r.source),
   'benign: security texts (PayloadsAllTheThings, garak docs, READMEs)': (r) => r.label === 0 && /^(payloadsallthethings|garak-docs|security-readmes)$/.test(r.source),
   'benign: openai-python code, docs, commits': (r) => r.label === 0 && r.source === 'openai-python',
+  'attacks: deepset prompt-injections (en/de, direct and planted)': (r) => r.label === 1 && /^deepset/.test(r.source),
+  'benign: deepset requests (en/de)': (r) => r.label === 0 && r.source === 'deepset',
 };
 
 async function loso(result) {
@@ -64,7 +66,8 @@ async function loso(result) {
     return;
   }
   const lib = await import('../../packages/guardrail-server/scripts/injection-corpus/train-lib.mjs');
-  const data = loadJsonl(corpus).map((row) => ({ row, split: lib.splitOf(row.text), feats: lib.featurize(row) }));
+  const extra = join(CORPUS_DIR, 'injection-extra.jsonl');
+  const data = [...loadJsonl(corpus), ...(existsSync(extra) ? loadJsonl(extra) : [])].map((row) => ({ row, split: lib.splitOf(row.text), feats: lib.featurize(row) }));
   const rows = [];
   result.loso = {};
   const opts = { rounds: 1, epochs: 3, lr: 0.2, l2: 2e-6, posWeight: 3, fprBlock: 0.005, fprGrey: 0.03, familyWeights: { '1:multilingual': 5, '0:user_request_ml': 5, '0:roleplay_template': 2 } };
@@ -79,10 +82,22 @@ async function loso(result) {
     const flagged = out.filter((d) => f.score(d) >= thr(d)).length;
     const rate = flagged / out.length;
     const label = out[0].row.label;
-    result.loso[name] = { n: out.length, [label ? 'recall' : 'fpr']: rate };
-    rows.push({ 'left-out group (never trained on in this fit)': name, n: out.length, recall: label ? fmt(rate) : '-', FPR: label ? '-' : fmt(rate) });
+    // Recall at thresholds giving FPR <= 1% / 2% on the rest's calibration benign rows of the same action type.
+    const calBenign = (action) => rest.filter((d) => d.split === 'cal' && d.row.label === 0 && d.row.action === action).map((d) => f.score(d));
+    const at = { AGENT_INPUT: {}, TOOL_OUTPUT: {} };
+    for (const a of Object.keys(at)) for (const q of [0.01, 0.02]) at[a][q] = lib.thresholdForFpr(calBenign(a), q);
+    const recallAt = (q) => out.filter((d) => f.score(d) >= at[d.row.action === 'TOOL_OUTPUT' ? 'TOOL_OUTPUT' : 'AGENT_INPUT'][q]).length / out.length;
+    result.loso[name] = { n: out.length, [label ? 'recall' : 'fpr']: rate, ...(label ? { recallAtCalFpr1: recallAt(0.01), recallAtCalFpr2: recallAt(0.02) } : {}) };
+    rows.push({
+      'left-out group (never trained on in this fit)': name,
+      n: out.length,
+      'recall (shipped-style thr)': label ? fmt(rate) : '-',
+      'recall @cal FPR<=1%': label ? fmt(recallAt(0.01)) : '-',
+      'recall @cal FPR<=2%': label ? fmt(recallAt(0.02)) : '-',
+      FPR: label ? '-' : fmt(rate),
+    });
   }
-  printTable(rows, { title: 'Injection, leave-one-source-out on the training corpus (NOT trained or tuned on the left-out group; refits: 3 epochs, 1 round)' });
+  printTable(rows, { title: 'Injection, leave-one-source-out on the training corpus (NOT trained or tuned on the left-out group; refits: 3 epochs, 1 round; thresholds from the rest\'s calibration split)' });
 }
 
 function request(r, i) {
@@ -176,5 +191,10 @@ async function heldOut(result, { baton, engine, peers }) {
 /** Runs the injection sections that use data the model was not tuned on. */
 export async function runInjectionHeldOut(result, ctx) {
   await heldOut(result, ctx);
+  await loso(result);
+}
+
+/** Leave-one-source-out alone (`node -e "import('./bench/guardrail-eval/injection.mjs').then((m) => m.runInjectionLoso({}))"`). */
+export async function runInjectionLoso(result) {
   await loso(result);
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Trains the prompt-injection classifier on the public training corpus built by
-// scripts/injection-corpus/build-corpus.mjs ($BATON_CORPUS_DIR/injection-train.jsonl) and writes
+// scripts/injection-corpus/build-corpus.mjs ($BATON_CORPUS_DIR/injection-train.jsonl, plus
+// injection-extra.jsonl from build-extra.mjs when present) and writes
 // src/detectors/injection-model.generated.ts. Run `npm run build` first: the features come from
 // dist/detectors/injection-features.js, the same code the detector runs.
 //
@@ -11,7 +12,7 @@
 // Reserved held-out sets are never read here.
 //
 // Usage: node scripts/train-injection.mjs [--dry-run]
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CORPUS_DIR } from './injection-corpus/sources.mjs';
@@ -20,7 +21,9 @@ import { FEATURE_VERSION, HASH_BUCKETS, USER_FAMILIES, auc, featurize, fit, load
 const PKG = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const dryRun = process.argv.includes('--dry-run');
 const corpusPath = join(CORPUS_DIR, 'injection-train.jsonl');
-const rows = loadJsonl(corpusPath);
+// Sources added after the corpus was built (injection-corpus/build-extra.mjs), when present.
+const extraPath = join(CORPUS_DIR, 'injection-extra.jsonl');
+const rows = [...loadJsonl(corpusPath), ...(existsSync(extraPath) ? loadJsonl(extraPath) : [])];
 const t0 = Date.now();
 const data = rows.map((row) => ({ row, split: splitOf(row.text), feats: featurize(row) }));
 console.error(`featurised ${rows.length} rows in ${((Date.now() - t0) / 1000).toFixed(1)} s`);

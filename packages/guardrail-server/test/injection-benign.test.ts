@@ -105,7 +105,13 @@ describe('short-text normalisation', () => {
   it('gives a long text smaller n-gram values than a short one (an average, not a sum)', () => {
     const short = injectionFeatures({ text: 'Review the refund eligibility of the referenced order.', decoded: false });
     const long = injectionFeatures({ text: 'Review the refund eligibility of the referenced order using only the fields provided. '.repeat(3) + 'Then summarise the case for the billing specialist and attach the order history.', decoded: false });
-    expect(Math.min(...long.values.filter((v) => v > 0).slice(0, 20))).toBeLessThan(Math.min(...short.values.filter((v) => v > 0).slice(0, 20)));
+    // The scale of one n-gram occurrence (the smallest value) shrinks with the text's length.
+    expect(Math.min(...long.values.filter((v) => v > 0))).toBeLessThan(Math.min(...short.values.filter((v) => v > 0)));
+    // And a sentence repeated four times weighs no more than twice the sentence once (1/sqrt(n) scaling).
+    const once = injectionFeatures({ text: 'Review the refund eligibility of the referenced order using only the fields provided. ', decoded: false });
+    const four = injectionFeatures({ text: 'Review the refund eligibility of the referenced order using only the fields provided. '.repeat(4), decoded: false });
+    const norm = (f: { indices: number[]; values: number[] }) => Math.hypot(...f.values.filter((_, k) => f.indices[k]! < HASH_BUCKETS));
+    expect(norm(four)).toBeLessThanOrEqual(2 * norm(once) + 1e-9);
   });
 
   it('still flags short attacks that carry real evidence', () => {

@@ -8,7 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const PKG = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const F = await import(pathToFileURL(resolve(PKG, 'dist/detectors/injection-features.js')).href);
-export const { HASH_BUCKETS, FEATURE_COUNT, FEATURE_VERSION, HAND_FEATURES, textPieces, injectionFeatures } = F;
+export const { HASH_BUCKETS, FEATURE_COUNT, FEATURE_VERSION, HAND_FEATURES, analysePieces, rangeFeatures } = F;
 
 export function loadJsonl(path) {
   return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
@@ -27,19 +27,20 @@ export function splitOf(text) {
  * may be benign context) and added by `refine` when the model finds them the most suspicious.
  */
 export function featurize(row) {
-  const pieces = textPieces(row.text);
   const out = [];
-  for (const p of pieces) {
-    const f = injectionFeatures(p);
-    let y = row.label;
-    if (row.label === 1) {
-      if (p.decoded) y = -1;
-      else if (p.segment) {
-        if (row.span) y = p.segment.start < row.span.end && p.segment.end > row.span.start ? 1 : -1;
-        else y = -1;
+  for (const a of analysePieces(row.text)) {
+    for (const r of a.ranges) {
+      const f = rangeFeatures(a, r);
+      let y = row.label;
+      if (row.label === 1) {
+        if (a.decoded) y = -1;
+        else if (r.segment) {
+          if (row.span) y = r.segment.start < row.span.end && r.segment.end > row.span.start ? 1 : -1;
+          else y = -1;
+        }
       }
+      out.push({ idx: Int32Array.from(f.indices), val: Float32Array.from(f.values), y, segment: Boolean(r.segment) });
     }
-    out.push({ idx: Int32Array.from(f.indices), val: Float32Array.from(f.values), y, segment: Boolean(p.segment) });
   }
   return out;
 }

@@ -1,7 +1,7 @@
 /**
  * Prompt-injection detector: folding and decoding (text/), hand cues (injection-heuristics.ts)
- * and a logistic-regression classifier over hashed character 3-5-grams, word uni/bigrams and the
- * cue counts, trained on a public corpus by scripts/train-injection.mjs and shipped as data
+ * and a logistic-regression classifier over hashed character 3-5-gram and word uni/bigram counts
+ * and the cue counts, trained on a public corpus by scripts/train-injection.mjs and shipped as data
  * (injection-model.generated.ts).
  *
  * The score is a calibrated probability (Platt scaling on a calibration split). A text is
@@ -10,7 +10,7 @@
  * data (see README for the numbers).
  */
 import { Buffer } from 'node:buffer';
-import { HASH_BUCKETS, injectionFeatures, textPieces, type InjectionFeatures } from './injection-features.js';
+import { HASH_BUCKETS, analysePieces, injectionFeatures, rangeMargins, type InjectionFeatures } from './injection-features.js';
 import { INJECTION_MODEL } from './injection-model.generated.js';
 import type { CueHit } from './injection-heuristics.js';
 
@@ -47,6 +47,12 @@ export const INJECTION_THRESHOLDS: Readonly<Record<InjectionActionType, number>>
 /** The shipped grey-band thresholds per action type (FPR <= 3% on the same rows). */
 export const INJECTION_GREY_THRESHOLDS: Readonly<Record<InjectionActionType, number>> = INJECTION_MODEL.greyThresholds;
 
+/** Platt-calibrated probability of a raw margin. */
+function calibrated(z: number, w: InjectionWeights): number {
+  const c = w.calibration;
+  return 1 / (1 + Math.exp(-(c ? c.a * z + c.b : z)));
+}
+
 /** Calibrated probability that features describe an injection, under the given weights. */
 export function scoreFeatures(f: Pick<InjectionFeatures, 'indices' | 'values'>, w: InjectionWeights): number {
   let z = w.bias;
@@ -54,8 +60,7 @@ export function scoreFeatures(f: Pick<InjectionFeatures, 'indices' | 'values'>, 
     const i = f.indices[k]!;
     z += (i < HASH_BUCKETS ? (w.hash[i] ?? 0) : (w.hand[i - HASH_BUCKETS] ?? 0)) * f.values[k]!;
   }
-  const c = w.calibration;
-  return 1 / (1 + Math.exp(-(c ? c.a * z + c.b : z)));
+  return calibrated(z, w);
 }
 
 /** The detector's verdict on one text. */
@@ -89,15 +94,15 @@ export function detectInjection(text: string, options: DetectInjectionOptions = 
   const greyThreshold = Math.min(threshold, options.greyThreshold ?? INJECTION_GREY_THRESHOLDS[action]);
   if (text.trim().length === 0) return { score: 0, flagged: false, grey: false, cues: [] };
   const weights = options.weights ?? shippedWeights();
-  // The text's score is its most suspicious piece's (a segment or its decoded layers).
-  let score = 0;
+  // The text's score is its most suspicious range's (the whole text, a segment, or the decoded
+  // layers); each text is hashed once and its ranges scored from prefix sums.
+  let margin = -Infinity;
   const cues: CueHit[] = [];
-  for (const piece of textPieces(text)) {
-    const features = injectionFeatures(piece);
-    score = Math.max(score, scoreFeatures(features, weights));
-    cues.push(...features.cues);
-    if (score >= threshold) break;
+  for (const analysis of analysePieces(text)) {
+    for (const z of rangeMargins(analysis, weights)) margin = Math.max(margin, z);
+    cues.push(...analysis.cues);
   }
+  const score = calibrated(margin, weights);
   // Too little text for the n-gram model to carry a BLOCK alone: an identifier, an address or a
   // one- or two-word label (handoff state and tool arguments are full of them) needs a hand cue as well;
   // without one it is at most grey.
@@ -110,14 +115,23 @@ export function detectInjection(text: string, options: DetectInjectionOptions = 
 /** Fewest letter-only words a text needs before the classifier alone may flag it. */
 export const MIN_WORDS_TO_FLAG_WITHOUT_CUE = 3;
 
-const LETTER_WORD = /(?<![\p{L}\p{N}_])\p{L}{2,}(?![\p{L}\p{N}_])/gu;
+/** E-mail addresses, URLs and host names (whole whitespace-separated tokens): their dotted parts are not words of an instruction. */
+const ADDRESS_TOKEN = /^(?:[^@]+@[^@]+|[a-z][a-z0-9+.-]*:\/\/.*|(?:[\w-]+\.)+[a-z]{2,})$/iu;
+const LETTERS = /^\p{L}{2,}$/u;
 
-/** E-mail addresses, URLs and host names: their dotted parts are not words of an instruction. */
-const ADDRESS_LIKE = /[^\s@]+@[^\s@]+|\b[a-z][a-z0-9+.-]*:\/\/\S+|\b(?:[\w-]+\.)+[a-z]{2,}\b/giu;
-
+/**
+ * Letter-only words (two letters or more) outside addresses, counted up to the minimum. Linear in
+ * the text: whitespace tokens are matched with anchored, unambiguous patterns (an unanchored
+ * address pattern backtracked quadratically over a 200 KB run of letters).
+ */
 function countWords(text: string): number {
   let n = 0;
-  for (const _ of text.replace(ADDRESS_LIKE, ' ').matchAll(LETTER_WORD)) if (++n >= MIN_WORDS_TO_FLAG_WITHOUT_CUE) break;
+  for (const token of text.split(/\s+/)) {
+    if (token.length < 2 || ADDRESS_TOKEN.test(token)) continue;
+    for (const part of token.split(/[^\p{L}\p{N}_]+/u)) {
+      if (LETTERS.test(part) && ++n >= MIN_WORDS_TO_FLAG_WITHOUT_CUE) return n;
+    }
+  }
   return n;
 }
 

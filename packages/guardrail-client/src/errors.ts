@@ -1,6 +1,9 @@
+import type { GuardrailReasonCode } from './outcomes.js';
+
 /**
- * Base class of every error this package throws. Decisions are never errors (a failed guardrail
- * call is a BLOCK response); these are for misuse the caller must fix. `code` is stable.
+ * Base class of every error this package throws. `code` is stable. Decisions are never errors:
+ * the checker (`createGuardrailChecker`) turns a failed call into a BLOCK (or, where configured,
+ * a fail-open ALLOW).
  */
 export class GuardrailClientError extends Error {
   readonly code: string;
@@ -16,5 +19,18 @@ export class GuardrailClientConfigError extends GuardrailClientError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('GUARDRAIL_CLIENT_CONFIG', message, options);
     this.name = 'GuardrailClientConfigError';
+  }
+}
+
+/**
+ * A transport (the HTTP client, the in-process wrapper) could not get an answer: the service is
+ * down, timed out, answered an error status or something that is not JSON, or the engine threw.
+ * `code` is the reason code the checker records for it; the guardrail's fault, not the caller's.
+ */
+export class GuardrailCallError extends GuardrailClientError {
+  declare readonly code: GuardrailReasonCode;
+  constructor(code: GuardrailReasonCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+    this.name = 'GuardrailCallError';
   }
 }

@@ -1,4 +1,4 @@
-import type { GuardrailValidator } from '@baton/manifest';
+import type { GuardrailValidator, HandoffGuardrailCheck } from '@baton/manifest';
 import type { ModelProvider } from '@openai/agents-core';
 import type { RunRecord, RunStatus, ThreadStore, JsonObject } from '../store/types.js';
 
@@ -72,6 +72,13 @@ export interface HandoffGateRequest {
   traceId?: string;
   /** Tool calls that succeeded on this thread so far, oldest first: evidence of what agents read. */
   toolResults?: HandoffGateToolResult[];
+  /**
+   * The runner's guardrail check (AGENT_HANDOFF) of what crosses: call it once with the target,
+   * the recipient's whole input and the state it receives. The decision is recorded in the run's
+   * trace, audit and `guardrail_decisions`. A gate that does not call it has its result checked
+   * by the runner instead (when it changed the input or gives a state).
+   */
+  checkHandoff?: HandoffGuardrailCheck;
 }
 
 /** A tool call that succeeded on the thread (recorded call and output, no error). */

@@ -230,6 +230,25 @@ describe('createGuardrailChecker', () => {
   });
 });
 
+describe('keep-alive', () => {
+  it('reuses one connection for consecutive checks, and reconnects when the service closed it while idle', async () => {
+    const s = await rawServer((body, _h, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ action_id: JSON.parse(body).action_id, decision: 'ALLOW', reason_code: 'OK', reason_message: '' }));
+    });
+    cleanups.push(() => s.close());
+    let connections = 0;
+    s.server.on('connection', () => (connections += 1));
+    const client = createGuardrailClient({ url: s.url });
+    for (let i = 0; i < 5; i++) expect((await decideWith(client, toolCall({ i }))).decision).toBe('ALLOW');
+    expect(connections).toBe(1);
+    // The service drops its idle connections (a restart, its keep-alive timeout): the next check connects again.
+    s.server.closeIdleConnections();
+    expect((await decideWith(client, toolCall({ after: 'close' }))).decision).toBe('ALLOW');
+    expect(connections).toBe(2);
+  });
+});
+
 describe('headers', () => {
   it('sends traceparent, tracestate, bearer token and JSON content type', async () => {
     let seen: IncomingHttpHeaders = {};

@@ -6,7 +6,7 @@ import type { HandoffGuardrailCheck, HandoffPayload } from '@baton/manifest';
 import { describe, expect, it } from 'vitest';
 import { buildPacket, buildPacketDetailed, createFileCaseDataSource, deriveReference, packetStateView, PacketError, renderPacketInput } from '../src/index.js';
 import type { BuildPacketOptions, CaseDataSource } from '../src/index.js';
-import { AUTH, CANARY, CASES, EXPECTED_FIELDS, KEYS, PURPOSE, REFUNDS, TRIAGE, caseData, contract, downPolicyStore, policyStore } from './helpers/fixtures.js';
+import { AUTH, CANARY, CASES, EXPECTED_FIELDS, KEYS, PURPOSE, REFUNDS, caseData, contract, downPolicyStore, policyStore } from './helpers/fixtures.js';
 
 const REQUESTED = ['order_id', 'refund_amount', 'purchase_date', 'product', 'customer_id'];
 

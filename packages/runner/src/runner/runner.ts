@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Runner as SdkRunner, type ModelProvider } from '@openai/agents-core';
-import { HANDOFF_PROTOCOL_NAME, type ActionType, type GuardrailValidator, type HandoffGuardrailCheck, type HandoffPayload } from '@baton/manifest';
+import { HANDOFF_PROTOCOL_NAME, HandoffPayloadSchema, type ActionType, type GuardrailValidator, type HandoffGuardrailCheck, type HandoffPayload } from '@baton/manifest';
 import { trace, type Context, type Tracer } from '@opentelemetry/api';
 import {
   AgentNotFoundError,
@@ -654,6 +654,11 @@ export class Runner {
       let crossingChecked = false;
       const checkHandoff: HandoffGuardrailCheck = async (crossing) => {
         crossingChecked = true;
+        // A gate's bug must not reach the guardrail as a payload it cannot judge (nor fail open on it).
+        if (!HandoffPayloadSchema.safeParse(crossing).success) {
+          call.guard.decisions.push({ action_type: 'AGENT_HANDOFF', decision: 'BLOCK', reason_code: 'HANDOFF_CROSSING_INVALID', agent_id: source.manifest.id });
+          return { decision: 'BLOCK', reasonCode: 'HANDOFF_CROSSING_INVALID', reasonMessage: 'the handoff gate asked to check something that is not a handoff payload' };
+        }
         const c = await checkGuardrail(call.guard, {
           actionType: 'AGENT_HANDOFF',
           payload: crossing,

@@ -10,6 +10,7 @@ import type { GuardrailValidator } from '@baton/manifest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryThreadStore, Runner } from '../../src/index.js';
 import { lookupTool, manifest, registry } from '../helpers/agents.js';
+import { scriptedGuardrail } from '../helpers/guardrails.js';
 import { scriptedProvider } from '../helpers/scripted-model.js';
 
 const AGENT = 'io.baton.test.helper';
@@ -107,5 +108,50 @@ describe('one reason code per failure', () => {
       const result = await runner.run({ agentId: AGENT, input: 'hi' });
       expect(result.guardrail_decisions).toEqual([{ action_type: 'AGENT_INPUT', decision, reason_code: code, agent_id: AGENT }]);
     }
+  });
+});
+
+describe('handoff gates check what crosses through the runner', () => {
+  const TRIAGE = 'io.baton.test.triage';
+  const REFUNDS = 'io.baton.test.refunds';
+  const YML = `
+agents:
+  ${TRIAGE}:
+    handoffs: [${REFUNDS}]
+`;
+  function gated(gate: NonNullable<ConstructorParameters<typeof Runner>[0]['handoffGate']>, decide: Parameters<typeof scriptedGuardrail>[0] = () => undefined) {
+    const models = scriptedProvider({
+      triage: [{ calls: [{ name: 'system__handoff', args: { target_agent_id: REFUNDS, input: 'model prose', state: { order_id: '1' } } }] }],
+      refunds: [{ text: 'done' }],
+    });
+    const guard = scriptedGuardrail(decide);
+    const runner = new Runner({ registry: registry([manifest(TRIAGE), manifest(REFUNDS)], YML), guardrails: guard.validator, modelProvider: models.provider, handoffGate: gate, limits: { guardrailTimeoutMs: 60_000 } });
+    return { runner, models, guard };
+  }
+
+  it('a gate that rewrites the input without calling checkHandoff has its result checked (and blocked) by the runner', async () => {
+    const { runner, models, guard } = gated(
+      { prepare: async () => ({ input: 'gate-built input' }) },
+      (r) => (r.action_type === 'AGENT_HANDOFF' && r.payload.input === 'gate-built input' ? { decision: 'BLOCK', reason_code: 'TEST_CROSSING' } : undefined),
+    );
+    const result = await runner.run({ agentId: TRIAGE, input: 'hi' });
+    expect(models.requests['refunds']).toBeUndefined();
+    expect(result.guardrail_decisions.filter((d) => d.action_type === 'AGENT_HANDOFF').map((d) => `${d.decision}:${d.reason_code}`)).toEqual(['ALLOW:OK', 'BLOCK:TEST_CROSSING']);
+    const crossing = guard.requests.filter((r) => r.action_type === 'AGENT_HANDOFF')[1]!;
+    expect(crossing.trace.trace_id).toBe(result.trace_id);
+  });
+
+  it('a gate that asks to check something that is not a handoff payload gets a BLOCK, recorded, and never reaches the guardrail', async () => {
+    const { runner, models, guard } = gated({
+      async prepare(request) {
+        const outcome = await request.checkHandoff!({ nonsense: true } as never);
+        if (outcome.decision !== 'ALLOW') throw Object.assign(new Error(`blocked ${outcome.reasonCode}`), { code: 'TEST_GATE_BLOCKED' });
+        return { input: 'x' };
+      },
+    });
+    const result = await runner.run({ agentId: TRIAGE, input: 'hi' });
+    expect(models.requests['refunds']).toBeUndefined();
+    expect(result.guardrail_decisions.at(-1)).toMatchObject({ action_type: 'AGENT_HANDOFF', decision: 'BLOCK', reason_code: 'HANDOFF_CROSSING_INVALID' });
+    expect(guard.requests.filter((r) => r.action_type === 'AGENT_HANDOFF')).toHaveLength(1);
   });
 });

@@ -24,6 +24,8 @@ const DEPTH_SAMPLES = Number(process.env.BENCH_DEPTH_SAMPLES ?? 5);
 
 const readPkg = `let raw = ''; process.stdin.setEncoding('utf8'); process.stdin.on('data', (c) => (raw += c));
 await new Promise((r) => process.stdin.on('end', r)); const pkg = JSON.parse(raw);`;
+/** Delegation refuses to run without a guardrail; the bench measures the process path, so it allows everything. */
+const ALLOW = { validate: async (r) => ({ action_id: r.action_id, decision: 'ALLOW', reason_code: 'BENCH_ALLOW', reason_message: 'bench guardrail' }) };
 const SKILLS = {
   sleeper: `${readPkg}
 await new Promise((r) => setTimeout(r, pkg.payload.ms));
@@ -33,7 +35,7 @@ process.stdout.write(JSON.stringify({ status: 'SUCCESS', output_payload: { depth
   nester: `${readPkg}
 const { createDelegation } = await import(${JSON.stringify(SKILLS_DIST)});
 const [next, ...rest] = pkg.payload.chain;
-const d = createDelegation({ skillsDir: process.env.SKILLS_DIR, workspace: process.cwd(), skillEnv: { SKILLS_DIR: process.env.SKILLS_DIR } });
+const d = createDelegation({ guardrails: { validate: async (r) => ({ action_id: r.action_id, decision: 'ALLOW', reason_code: 'BENCH_ALLOW', reason_message: 'bench guardrail' }) }, skillsDir: process.env.SKILLS_DIR, workspace: process.cwd(), skillEnv: { SKILLS_DIR: process.env.SKILLS_DIR } });
 const child = await d.delegate({ subagent_type: next, instruction_set: 'deeper', input_data: { chain: rest } });
 process.stdout.write(JSON.stringify({ status: child.status, output_payload: { child: child.output_payload } }));`,
 };
@@ -55,7 +57,7 @@ export default async function run() {
   const skillsDir = await makeSkills();
   const workspace = await mkdtemp(path.join(os.tmpdir(), 'baton-bench-ws-'));
   try {
-    const d = createDelegation({ skillsDir, workspace, maxConcurrency: PARALLEL, skillEnv: { SKILLS_DIR: skillsDir } });
+    const d = createDelegation({ guardrails: ALLOW, skillsDir, workspace, maxConcurrency: PARALLEL, skillEnv: { SKILLS_DIR: skillsDir } });
     const sleep = { subagent_type: 'sleeper', instruction_set: 'sleep', input_data: { ms: WORK_MS } };
     // Warm-up (file cache, registry load).
     await d.delegate(sleep);
@@ -120,7 +122,7 @@ export default async function run() {
         confinementRows.push({ case: `${mechanism}: not available here`, median_ms: 0, p99_ms: 0, over_none: 0 });
         continue;
       }
-      const dm = createDelegation({ skillsDir, workspace, confinement: mechanism });
+      const dm = createDelegation({ guardrails: ALLOW, skillsDir, workspace, confinement: mechanism });
       const m = await measure(
         async () => {
           const res = await dm.delegate({ subagent_type: 'leaf', instruction_set: 'x', input_data: { chain: [] } });

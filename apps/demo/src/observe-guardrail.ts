@@ -1,4 +1,5 @@
 import type { Finding, GuardrailCallOptions, GuardrailRequest, GuardrailResponse, GuardrailValidator } from '@baton/manifest';
+import { parsePacketInput } from '@baton/packets';
 
 /** One guardrail decision as the demo saw it go by (no payload content). */
 export interface ObservedDecision {
@@ -47,8 +48,8 @@ function subjectOf(request: GuardrailRequest): { subject?: string; about?: strin
     case 'TOOL_OUTPUT':
       return { subject: request.payload.name };
     case 'AGENT_HANDOFF':
-      // @baton/packets checks the packet it built as a second AGENT_HANDOFF (task + fields).
-      return { subject: request.payload.target_agent_id, ...('contract_version' in request.payload.state ? { about: 'packet contents' } : {}) };
+      // @baton/packets checks what crosses (the rendered packet) as a second AGENT_HANDOFF.
+      return { subject: request.payload.target_agent_id, ...(parsePacketInput(request.payload.input) !== undefined ? { about: 'packet contents' } : {}) };
     default:
       return {};
   }

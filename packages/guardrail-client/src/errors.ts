@@ -1,14 +1,27 @@
 import type { ErrorKind } from '@baton/manifest/contracts';
+import type { GuardrailReasonCode } from './outcomes.js';
 
-/** Every code @baton/guardrail-client throws, with whose fault it is (the README's errors table lists each). */
+/**
+ * Every code @baton/guardrail-client throws, with whose fault it is (the README's errors table
+ * lists each). The transports' failure codes are the checker's reason codes (`GuardrailCallError`).
+ */
 export const GUARDRAIL_CLIENT_ERROR_CODES = {
   GUARDRAIL_CLIENT_CONFIG: 'usage',
-} as const satisfies Record<string, ErrorKind>;
+  GUARDRAIL_UNAVAILABLE: 'upstream',
+  GUARDRAIL_TIMEOUT: 'upstream',
+  GUARDRAIL_ABORTED: 'usage',
+  GUARDRAIL_HTTP_ERROR: 'upstream',
+  GUARDRAIL_BAD_RESPONSE: 'upstream',
+  GUARDRAIL_ACTION_ID_MISMATCH: 'upstream',
+  GUARDRAIL_INVALID_MODIFY: 'upstream',
+  GUARDRAIL_ENGINE_ERROR: 'upstream',
+} as const satisfies Record<string, ErrorKind> & Record<GuardrailReasonCode, ErrorKind>;
 export type GuardrailClientErrorCode = keyof typeof GUARDRAIL_CLIENT_ERROR_CODES;
 
 /**
- * Base class of every error this package throws. Decisions are never errors (a failed guardrail
- * call is a BLOCK response); these are for misuse the caller must fix. `code` is stable.
+ * Base class of every error this package throws. `code` is stable. Decisions are never errors:
+ * the checker (`createGuardrailChecker`) turns a failed call into a BLOCK (or, where configured,
+ * a fail-open ALLOW).
  */
 export class GuardrailClientError extends Error {
   readonly code: GuardrailClientErrorCode;
@@ -27,5 +40,18 @@ export class GuardrailClientConfigError extends GuardrailClientError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('GUARDRAIL_CLIENT_CONFIG', message, options);
     this.name = 'GuardrailClientConfigError';
+  }
+}
+
+/**
+ * A transport (the HTTP client, the in-process wrapper) could not get an answer: the service is
+ * down, timed out, answered an error status or something that is not JSON, or the engine threw.
+ * `code` is the reason code the checker records for it; the guardrail's fault, not the caller's.
+ */
+export class GuardrailCallError extends GuardrailClientError {
+  declare readonly code: GuardrailReasonCode;
+  constructor(code: GuardrailReasonCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+    this.name = 'GuardrailCallError';
   }
 }

@@ -1,7 +1,7 @@
 import type { GuardrailCallOptions, GuardrailRequest, GuardrailResponse, GuardrailValidator } from '@baton/manifest';
-import { GuardrailClientConfigError } from './errors.js';
-import { CLIENT_REASON_CODES, failedCall, type FailModes } from './outcomes.js';
-import { verifyResponse } from './verify-response.js';
+import { GuardrailCallError, GuardrailClientConfigError } from './errors.js';
+import { createHttpPost, PostError, type PostAnswer } from './http-post.js';
+import { GUARDRAIL_REASON_CODES, type GuardrailReasonCode } from './outcomes.js';
 
 /** Options for {@link createGuardrailClient}. */
 export interface GuardrailClientOptions {
@@ -9,55 +9,66 @@ export interface GuardrailClientOptions {
   url: string;
   /** Bearer token sent as `Authorization: Bearer <token>`. */
   token?: string;
-  /** Whole-call budget in milliseconds (connect, send, read); default 2000. Past it: BLOCK. */
+  /**
+   * Transport deadline in milliseconds (connect, send, read); default none: the checker's
+   * timeout (the runner's `guardrailTimeoutMs`) bounds every call. Past it: `GUARDRAIL_TIMEOUT`.
+   */
   timeoutMs?: number;
-  /** Per action type, `open` lets a failed call ALLOW. Default: every type fails closed. */
-  failMode?: FailModes;
-  /** The fetch implementation; default the global `fetch`. */
+  /** Removed: fail-open is the checker's policy (`createGuardrailChecker({ failOpen })`, the runner's `guardrailFailOpen`). */
+  failMode?: never;
+  /**
+   * A fetch implementation to send with instead of the default: `node:http(s)` with a keep-alive
+   * agent (connections reused across calls; about a third of `fetch`'s cost per loopback call).
+   */
   fetch?: typeof fetch;
   /** Retries are not done: a guardrail call is on the hot path and fails closed. Only 0. */
   retries?: 0;
 }
 
-/** A `GuardrailValidator` over HTTP. `validate` never throws: failures are decisions. */
+/**
+ * A `GuardrailValidator` over HTTP: a transport. `validate` resolves with the service's parsed
+ * JSON answer (verified by the checker, not here) or throws a `GuardrailCallError` whose `code`
+ * says why there is none. Use it through `createGuardrailChecker` or the Baton runner.
+ */
 export interface GuardrailClient extends GuardrailValidator {
   /** The resolved `/v1/validate` URL this client posts to. */
   readonly endpoint: string;
 }
 
-const DEFAULT_TIMEOUT_MS = 2000;
 /** Decisions are small; a bigger body is not a guardrail response. */
 const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 
-/** Creates the fail-closed HTTP client for `POST /v1/validate`. */
+/** Creates the HTTP transport for `POST /v1/validate`. */
 export function createGuardrailClient(options: GuardrailClientOptions): GuardrailClient {
   const endpoint = resolveEndpoint(options?.url);
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+  const timeoutMs = options.timeoutMs;
+  if (timeoutMs !== undefined && (!Number.isFinite(timeoutMs) || timeoutMs <= 0)) {
     throw new GuardrailClientConfigError(`timeoutMs must be a positive number of milliseconds; got ${String(options.timeoutMs)}`);
   }
   if (options.retries !== undefined && options.retries !== 0) {
     throw new GuardrailClientConfigError('retries must be 0: guardrail calls are not retried (they fail closed instead)');
   }
+  if ((options as { failMode?: unknown }).failMode !== undefined) {
+    throw new GuardrailClientConfigError('failMode is no longer a client option: fail-open is decided by the checker (createGuardrailChecker({ failOpen }) or the runner\'s guardrailFailOpen)');
+  }
   if (options.token !== undefined && (typeof options.token !== 'string' || /[\s]/.test(options.token) || options.token === '')) {
     throw new GuardrailClientConfigError('token must be a non-empty string without whitespace');
   }
-  const fetchImpl = options.fetch ?? globalThis.fetch;
-  if (typeof fetchImpl !== 'function') throw new GuardrailClientConfigError('no fetch implementation: pass options.fetch');
-  const failModes: FailModes = { ...(options.failMode ?? {}) };
+  if (options.fetch !== undefined && typeof options.fetch !== 'function') throw new GuardrailClientConfigError('fetch must be a function');
+  const send = options.fetch ? fetchPost(endpoint, options.fetch) : nodePost(endpoint);
   const baseHeaders: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   if (options.token) baseHeaders['authorization'] = `Bearer ${options.token}`;
 
   async function validate(request: GuardrailRequest, call: GuardrailCallOptions = {}): Promise<GuardrailResponse> {
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = call.signal ? AbortSignal.any([timeout, call.signal]) : timeout;
-    const fail = (code: Parameters<typeof failedCall>[1], message: string) => failedCall(request, code, message, failModes);
-    const interrupted = (): GuardrailResponse | undefined => {
-      if (call.signal?.aborted) return fail(CLIENT_REASON_CODES.aborted, 'guardrail call was aborted by the caller');
-      if (timeout.aborted) return fail(CLIENT_REASON_CODES.timeout, `guardrail service did not answer within ${timeoutMs} ms`);
+    const timeout = timeoutMs !== undefined ? AbortSignal.timeout(timeoutMs) : undefined;
+    const signal = timeout && call.signal ? AbortSignal.any([timeout, call.signal]) : (timeout ?? call.signal);
+    const fail = (code: GuardrailReasonCode, message: string, cause?: unknown) => new GuardrailCallError(code, message, cause !== undefined ? { cause } : undefined);
+    const interrupted = (): GuardrailCallError | undefined => {
+      if (call.signal?.aborted) return fail(GUARDRAIL_REASON_CODES.aborted, 'guardrail call was aborted by the caller');
+      if (timeout?.aborted) return fail(GUARDRAIL_REASON_CODES.timeout, `guardrail service did not answer within ${timeoutMs} ms`);
       return undefined;
     };
-    if (call.signal?.aborted) return fail(CLIENT_REASON_CODES.aborted, 'guardrail call was aborted by the caller');
+    if (call.signal?.aborted) throw fail(GUARDRAIL_REASON_CODES.aborted, 'guardrail call was aborted by the caller');
 
     const headers = { ...baseHeaders };
     if (call.traceparent) headers['traceparent'] = call.traceparent;
@@ -66,43 +77,61 @@ export function createGuardrailClient(options: GuardrailClientOptions): Guardrai
     let body: string;
     try {
       body = JSON.stringify(request);
-    } catch {
-      return fail(CLIENT_REASON_CODES.badResponse, 'guardrail request could not be serialized to JSON');
+    } catch (err) {
+      throw fail(GUARDRAIL_REASON_CODES.badResponse, 'guardrail request could not be serialized to JSON', err);
     }
 
-    let res: Response;
+    let answer: PostAnswer;
     try {
-      res = await fetchImpl(endpoint, { method: 'POST', headers, body, signal, redirect: 'error' });
+      answer = await send(headers, body, signal);
     } catch (err) {
-      return interrupted() ?? fail(CLIENT_REASON_CODES.unavailable, `guardrail service at ${endpoint} is unreachable (${networkReason(err)})`);
-    }
-
-    let text: string;
-    try {
-      const declared = Number(res.headers.get('content-length'));
-      if (Number.isFinite(declared) && declared > MAX_RESPONSE_BYTES) throw new RangeError('response too large');
-      text = await readLimited(res, MAX_RESPONSE_BYTES);
-    } catch (err) {
-      return (
+      if (err instanceof PostError && err.kind === 'network') {
+        throw interrupted() ?? fail(GUARDRAIL_REASON_CODES.unavailable, `guardrail service at ${endpoint} is unreachable (${err.message})`, err.cause);
+      }
+      throw (
         interrupted() ??
-        fail(CLIENT_REASON_CODES.badResponse, err instanceof RangeError ? 'guardrail response is larger than 4 MiB' : 'guardrail response body could not be read')
+        fail(GUARDRAIL_REASON_CODES.badResponse, err instanceof PostError && err.kind === 'too_large' ? 'guardrail response is larger than 4 MiB' : 'guardrail response body could not be read', err)
       );
     }
+    const res = answer;
+    const text = answer.text;
 
     if (res.status !== 200) {
-      return fail(CLIENT_REASON_CODES.httpError, `guardrail service answered HTTP ${res.status}${serviceError(text)}`);
+      throw fail(GUARDRAIL_REASON_CODES.httpError, `guardrail service answered HTTP ${res.status}${serviceError(text)}`);
     }
-    let json: unknown;
     try {
-      json = JSON.parse(text);
-    } catch {
-      return fail(CLIENT_REASON_CODES.badResponse, 'guardrail response is not JSON');
+      return JSON.parse(text) as GuardrailResponse;
+    } catch (err) {
+      throw fail(GUARDRAIL_REASON_CODES.badResponse, 'guardrail response is not JSON', err);
     }
-    const verified = verifyResponse(request, json);
-    return verified.ok ? verified.response : fail(verified.code, verified.message);
   }
 
   return { endpoint, validate };
+}
+
+type Send = (headers: Record<string, string>, body: string, signal: AbortSignal | undefined) => Promise<PostAnswer>;
+
+function nodePost(endpoint: string): Send {
+  const http = createHttpPost({ endpoint, maxBytes: MAX_RESPONSE_BYTES });
+  return (headers, body, signal) => http.post(headers, body, signal);
+}
+
+function fetchPost(endpoint: string, fetchImpl: typeof fetch): Send {
+  return async (headers, body, signal) => {
+    let res: Response;
+    try {
+      res = await fetchImpl(endpoint, { method: 'POST', headers, body, ...(signal ? { signal } : {}), redirect: 'error' });
+    } catch (err) {
+      throw new PostError('network', networkReason(err), { cause: err });
+    }
+    try {
+      const declared = Number(res.headers.get('content-length'));
+      if (Number.isFinite(declared) && declared > MAX_RESPONSE_BYTES) throw new RangeError('response too large');
+      return { status: res.status, text: await readLimited(res, MAX_RESPONSE_BYTES) };
+    } catch (err) {
+      throw new PostError(err instanceof RangeError ? 'too_large' : 'read', 'response body could not be read', { cause: err });
+    }
+  };
 }
 
 /**

@@ -1,37 +1,35 @@
 import type { GuardrailCallOptions, GuardrailRequest, GuardrailResponse, GuardrailValidator } from '@baton/manifest';
-import { GuardrailClientConfigError } from './errors.js';
-import { CLIENT_REASON_CODES, failedCall, type FailModes } from './outcomes.js';
-import { verifyResponse } from './verify-response.js';
+import { GuardrailCallError, GuardrailClientConfigError } from './errors.js';
+import { GUARDRAIL_REASON_CODES } from './outcomes.js';
 
 /** Options for {@link createInProcessGuardrail}. */
 export interface InProcessGuardrailOptions {
-  /** Per action type, `open` lets an engine failure ALLOW. Default: every type fails closed. */
-  failMode?: FailModes;
+  /** Removed: fail-open is the checker's policy (`createGuardrailChecker({ failOpen })`, the runner's `guardrailFailOpen`). */
+  failMode?: never;
 }
 
 /**
- * The client interface over an in-process validator (the detector engine): same fail-closed
- * rules as the HTTP client — a thrown error, an abort or a response that breaks the contract is
- * a BLOCK that says why.
+ * The in-process engine as a transport: what the engine throws becomes a `GuardrailCallError`
+ * (`GUARDRAIL_ENGINE_ERROR`, the original as `cause`), so the checker records one code for it.
+ * The answer is verified by the checker, once.
  */
 export function createInProcessGuardrail(validator: GuardrailValidator, options: InProcessGuardrailOptions = {}): GuardrailValidator {
   if (!validator || typeof validator.validate !== 'function') {
     throw new GuardrailClientConfigError('createInProcessGuardrail needs a validator with a validate(request) method');
   }
-  const failModes: FailModes = { ...(options.failMode ?? {}) };
+  if ((options as { failMode?: unknown })?.failMode !== undefined) {
+    throw new GuardrailClientConfigError('failMode is no longer a client option: fail-open is decided by the checker (createGuardrailChecker({ failOpen }) or the runner\'s guardrailFailOpen)');
+  }
   return {
     async validate(request: GuardrailRequest, call: GuardrailCallOptions = {}): Promise<GuardrailResponse> {
-      if (call.signal?.aborted) return failedCall(request, CLIENT_REASON_CODES.aborted, 'guardrail call was aborted by the caller', failModes);
-      let body: unknown;
+      if (call.signal?.aborted) throw new GuardrailCallError(GUARDRAIL_REASON_CODES.aborted, 'guardrail call was aborted by the caller');
       try {
-        body = await validator.validate(request, call);
+        return await validator.validate(request, call);
       } catch (err) {
+        if (err instanceof GuardrailCallError) throw err;
         const name = err instanceof Error ? err.name : typeof err;
-        return failedCall(request, CLIENT_REASON_CODES.engineError, `guardrail engine threw ${name}`, failModes);
+        throw new GuardrailCallError(GUARDRAIL_REASON_CODES.engineError, `guardrail engine threw ${name}`, { cause: err });
       }
-      if (call.signal?.aborted) return failedCall(request, CLIENT_REASON_CODES.aborted, 'guardrail call was aborted by the caller', failModes);
-      const verified = verifyResponse(request, body);
-      return verified.ok ? verified.response : failedCall(request, verified.code, verified.message, failModes);
     },
   };
 }

@@ -1,9 +1,17 @@
 // Public API of @baton/guardrail-client. Keep exports explicit.
 export { createGuardrailClient, type GuardrailClient, type GuardrailClientOptions } from './http-client.js';
 export { createInProcessGuardrail, type InProcessGuardrailOptions } from './in-process.js';
-export { CLIENT_REASON_CODES, type ClientReasonCode, type FailMode, type FailModes } from './outcomes.js';
+export {
+  createGuardrailChecker,
+  type GuardrailChecker,
+  type GuardrailCheckerOptions,
+  type GuardrailCheckInput,
+  type GuardrailCheckResult,
+  type PayloadOf,
+} from './checker.js';
+export { GUARDRAIL_REASON_CODES, CLIENT_REASON_CODES, type GuardrailReasonCode, type ClientReasonCode, type FailMode, type FailModes } from './outcomes.js';
 export { verifyResponse, type VerifiedResponse } from './verify-response.js';
-export { GUARDRAIL_CLIENT_ERROR_CODES, type GuardrailClientErrorCode, GuardrailClientError, GuardrailClientConfigError } from './errors.js';
+export { GUARDRAIL_CLIENT_ERROR_CODES, type GuardrailClientErrorCode, GuardrailClientError, GuardrailClientConfigError, GuardrailCallError } from './errors.js';
 export {
   guardrailInputGuardrail,
   guardrailOutputGuardrail,

@@ -1,7 +1,10 @@
-import type { ActionType, GuardrailRequest, GuardrailResponse } from '@baton/manifest';
+import type { ActionType } from '@baton/manifest';
 
-/** Reason codes the client itself produces when it cannot get a trustworthy decision. */
-export const CLIENT_REASON_CODES = {
+/**
+ * The reason codes of a guardrail check that got no trustworthy decision: one code per failure,
+ * the same whether the checker then blocks (the default) or fails open (decision ALLOW).
+ */
+export const GUARDRAIL_REASON_CODES = {
   unavailable: 'GUARDRAIL_UNAVAILABLE',
   timeout: 'GUARDRAIL_TIMEOUT',
   aborted: 'GUARDRAIL_ABORTED',
@@ -10,10 +13,14 @@ export const CLIENT_REASON_CODES = {
   actionIdMismatch: 'GUARDRAIL_ACTION_ID_MISMATCH',
   invalidModify: 'GUARDRAIL_INVALID_MODIFY',
   engineError: 'GUARDRAIL_ENGINE_ERROR',
-  failOpen: 'GUARDRAIL_FAIL_OPEN',
 } as const;
 
-export type ClientReasonCode = (typeof CLIENT_REASON_CODES)[keyof typeof CLIENT_REASON_CODES];
+/** @deprecated the old name of {@link GUARDRAIL_REASON_CODES}. */
+export const CLIENT_REASON_CODES = GUARDRAIL_REASON_CODES;
+
+export type GuardrailReasonCode = (typeof GUARDRAIL_REASON_CODES)[keyof typeof GUARDRAIL_REASON_CODES];
+/** @deprecated the old name of {@link GuardrailReasonCode}. */
+export type ClientReasonCode = GuardrailReasonCode;
 
 /** Per action type: what a failed guardrail call means. Default everywhere: `closed` (BLOCK). */
 export type FailMode = 'closed' | 'open';
@@ -24,23 +31,10 @@ export type FailModes = Partial<Record<ActionType, FailMode>>;
  * came back but is wrong for this request (another action_id, an invalid MODIFY) and a caller's
  * abort always BLOCK: passing the original there could leak what the service meant to redact.
  */
-const MAY_FAIL_OPEN: ReadonlySet<string> = new Set([
-  CLIENT_REASON_CODES.unavailable,
-  CLIENT_REASON_CODES.timeout,
-  CLIENT_REASON_CODES.httpError,
-  CLIENT_REASON_CODES.badResponse,
-  CLIENT_REASON_CODES.engineError,
+export const MAY_FAIL_OPEN: ReadonlySet<GuardrailReasonCode> = new Set<GuardrailReasonCode>([
+  GUARDRAIL_REASON_CODES.unavailable,
+  GUARDRAIL_REASON_CODES.timeout,
+  GUARDRAIL_REASON_CODES.httpError,
+  GUARDRAIL_REASON_CODES.badResponse,
+  GUARDRAIL_REASON_CODES.engineError,
 ]);
-
-/** The decision for a failed call: BLOCK with the reason, or ALLOW when fail-open is configured. */
-export function failedCall(request: GuardrailRequest, code: ClientReasonCode, message: string, failModes: FailModes): GuardrailResponse {
-  if (failModes[request.action_type] === 'open' && MAY_FAIL_OPEN.has(code)) {
-    return {
-      action_id: request.action_id,
-      decision: 'ALLOW',
-      reason_code: CLIENT_REASON_CODES.failOpen,
-      reason_message: `guardrail check failed (${code}: ${message}); allowed because fail-open is configured for ${request.action_type}`,
-    };
-  }
-  return { action_id: request.action_id, decision: 'BLOCK', reason_code: code, reason_message: message };
-}

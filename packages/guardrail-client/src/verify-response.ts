@@ -1,5 +1,5 @@
 import { GuardrailResponseSchema, payloadSchemaFor, type GuardrailRequest, type GuardrailResponse } from '@baton/manifest';
-import { CLIENT_REASON_CODES, type ClientReasonCode } from './outcomes.js';
+import { GUARDRAIL_REASON_CODES as CLIENT_REASON_CODES, type GuardrailReasonCode as ClientReasonCode } from './outcomes.js';
 
 /** A response we can act on, or why we can't (the caller turns that into a BLOCK). */
 export type VerifiedResponse = { ok: true; response: GuardrailResponse } | { ok: false; code: ClientReasonCode; message: string };

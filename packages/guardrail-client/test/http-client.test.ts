@@ -1,7 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { IncomingHttpHeaders } from 'node:http';
 import { createGuardrailServer, type GuardrailServer } from '@baton/guardrail-server/http';
-import { createGuardrailClient, createInProcessGuardrail, GuardrailClientConfigError, CLIENT_REASON_CODES } from '../src/index.js';
+import type { GuardrailRequest, GuardrailResponse, GuardrailValidator, GuardrailCallOptions, ActionType } from '@baton/manifest';
+import {
+  createGuardrailChecker,
+  createGuardrailClient,
+  createInProcessGuardrail,
+  GuardrailCallError,
+  GuardrailClientConfigError,
+  GUARDRAIL_REASON_CODES as CLIENT_REASON_CODES,
+} from '../src/index.js';
 import { closedPort, rawServer, recordingValidator, toolCall, toolOutput } from './helpers.js';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -17,6 +25,25 @@ async function baton(token?: string): Promise<{ url: string; validator: ReturnTy
   return { url, validator };
 }
 
+/** One decision through the checker (the one call path), in the response's shape, for `request`. */
+async function decideWith(
+  validator: GuardrailValidator,
+  request: GuardrailRequest,
+  options: { failOpen?: ActionType[]; timeoutMs?: number; call?: GuardrailCallOptions } = {},
+): Promise<GuardrailResponse> {
+  const checker = createGuardrailChecker({ validator, timeoutMs: options.timeoutMs ?? 600_000, generateId: () => request.action_id, ...(options.failOpen ? { failOpen: options.failOpen } : {}) });
+  const r = await checker.check({
+    actionType: request.action_type,
+    payload: request.payload,
+    sourceAgentId: request.source_agent_id,
+    threadId: request.thread_id,
+    trace: request.trace,
+    ...(options.call?.signal ? { signal: options.call.signal } : {}),
+    ...(options.call?.traceparent ? { headers: { traceparent: options.call.traceparent, ...(options.call.tracestate ? { tracestate: options.call.tracestate } : {}) } } : {}),
+  });
+  return { action_id: r.actionId, decision: r.decision, reason_code: r.reasonCode, reason_message: r.reasonMessage, ...(r.decision === 'MODIFY' ? { modified_payload: r.payload } : {}) };
+}
+
 async function scripted(handle: Parameters<typeof rawServer>[0]) {
   const s = await rawServer(handle);
   cleanups.push(() => s.close());
@@ -29,18 +56,18 @@ describe('createGuardrailClient against the Baton service', () => {
     const client = createGuardrailClient({ url, token: 'tok-1-0123456789abcdef' });
     expect(client.endpoint).toBe(`${url}/v1/validate`);
     const allow = toolCall({ to: 'a@example.com' });
-    expect(await client.validate(allow)).toEqual({ action_id: allow.action_id, decision: 'ALLOW', reason_code: 'OK', reason_message: 'no findings' });
+    expect(await decideWith(client, allow)).toEqual({ action_id: allow.action_id, decision: 'ALLOW', reason_code: 'OK', reason_message: 'no findings' });
     expect(validator.requests[0]).toEqual(allow);
 
-    expect((await client.validate(toolCall({ body: 'BLOCKME' }))).decision).toBe('BLOCK');
-    const modified = await client.validate(toolCall({ to: 'a@example.com', body: 'SSN 123-45-6789' }));
+    expect((await decideWith(client, toolCall({ body: 'BLOCKME' }))).decision).toBe('BLOCK');
+    const modified = await decideWith(client, toolCall({ to: 'a@example.com', body: 'SSN 123-45-6789' }));
     expect(modified.decision).toBe('MODIFY');
     expect(JSON.parse((modified.modified_payload as any).function.arguments)).toEqual({ to: 'a@example.com', body: 'SSN [REDACTED:SSN]' });
   });
 
   it('fails closed on a wrong token (HTTP 401), naming the status', async () => {
     const { url } = await baton('right-0123456789abcdef');
-    const r = await createGuardrailClient({ url, token: 'wrong' }).validate(toolCall({}));
+    const r = await decideWith(createGuardrailClient({ url, token: 'wrong' }), toolCall({}));
     expect(r).toMatchObject({ decision: 'BLOCK', reason_code: CLIENT_REASON_CODES.httpError });
     expect(r.reason_message).toMatch(/HTTP 401: unauthorized/);
   });
@@ -67,7 +94,7 @@ describe('fails closed', () => {
       pump();
     });
     // A generous deadline: the limit, not the clock, has to end this call.
-    const r = await createGuardrailClient({ url, timeoutMs: 120_000 }).validate(toolCall({}));
+    const r = await decideWith(createGuardrailClient({ url, timeoutMs: 120_000 }), toolCall({}));
     expect(r).toMatchObject({ decision: 'BLOCK', reason_code: CLIENT_REASON_CODES.badResponse });
     expect(r.reason_message).toMatch(/larger than 4 MiB/);
     // The server could only push what the socket buffers held past the client's 4 MiB.
@@ -77,7 +104,7 @@ describe('fails closed', () => {
   it('when the service is down', async () => {
     const port = await closedPort();
     const req = toolCall({});
-    const r = await createGuardrailClient({ url: `http://127.0.0.1:${port}` }).validate(req);
+    const r = await decideWith(createGuardrailClient({ url: `http://127.0.0.1:${port}` }), req);
     expect(r).toMatchObject({ action_id: req.action_id, decision: 'BLOCK', reason_code: 'GUARDRAIL_UNAVAILABLE' });
     expect(r.reason_message).toMatch(/unreachable \(ECONNREFUSED\)/);
   });
@@ -86,7 +113,7 @@ describe('fails closed', () => {
     // The service never answers (the cleanup closes the connection), so the client's timeout is
     // the only way out however slow this machine is.
     const url = await scripted(() => undefined);
-    const r = await createGuardrailClient({ url, timeoutMs: 150 }).validate(toolCall({}));
+    const r = await decideWith(createGuardrailClient({ url, timeoutMs: 150 }), toolCall({}));
     expect(r).toMatchObject({ decision: 'BLOCK', reason_code: 'GUARDRAIL_TIMEOUT' });
     expect(r.reason_message).toMatch(/within 150 ms/);
   });
@@ -96,16 +123,16 @@ describe('fails closed', () => {
     // no test run reaches: only the abort can end it.
     const controller = new AbortController();
     const url = await scripted(() => controller.abort());
-    const pending = createGuardrailClient({ url, timeoutMs: 600_000 }).validate(toolCall({}), { signal: controller.signal });
+    const pending = decideWith(createGuardrailClient({ url, timeoutMs: 600_000 }), toolCall({}), { call: { signal: controller.signal } });
     expect(await pending).toMatchObject({ decision: 'BLOCK', reason_code: 'GUARDRAIL_ABORTED' });
   });
 
   it('on garbage, a wrong shape, or a 500', async () => {
     const garbage = await scripted((_b, _h, res) => res.end('<html>oops</html>'));
-    expect(await createGuardrailClient({ url: garbage }).validate(toolCall({}))).toMatchObject({ decision: 'BLOCK', reason_code: 'GUARDRAIL_BAD_RESPONSE' });
+    expect(await decideWith(createGuardrailClient({ url: garbage }), toolCall({}))).toMatchObject({ decision: 'BLOCK', reason_code: 'GUARDRAIL_BAD_RESPONSE' });
 
     const shape = await scripted((body, _h, res) => res.end(JSON.stringify({ action_id: JSON.parse(body).action_id, decision: 'MAYBE', reason_code: 'X', reason_message: '' })));
-    const r2 = await createGuardrailClient({ url: shape }).validate(toolCall({}));
+    const r2 = await decideWith(createGuardrailClient({ url: shape }), toolCall({}));
     expect(r2).toMatchObject({ decision: 'BLOCK', reason_code: 'GUARDRAIL_BAD_RESPONSE' });
     expect(r2.reason_message).toMatch(/decision/);
 
@@ -113,7 +140,7 @@ describe('fails closed', () => {
       res.statusCode = 500;
       res.end('{"error":{"code":"internal_error","message":"boom"}}');
     });
-    const r3 = await createGuardrailClient({ url: fiveHundred }).validate(toolCall({}));
+    const r3 = await decideWith(createGuardrailClient({ url: fiveHundred }), toolCall({}));
     expect(r3).toMatchObject({ decision: 'BLOCK', reason_code: 'GUARDRAIL_HTTP_ERROR' });
     expect(r3.reason_message).toMatch(/HTTP 500: internal_error: boom/);
   });
@@ -122,7 +149,7 @@ describe('fails closed', () => {
     const url = await scripted((_b, _h, res) =>
       res.end(JSON.stringify({ action_id: '11111111-1111-4111-8111-111111111111', decision: 'ALLOW', reason_code: 'OK', reason_message: '' })),
     );
-    const r = await createGuardrailClient({ url }).validate(toolCall({}));
+    const r = await decideWith(createGuardrailClient({ url }), toolCall({}));
     expect(r).toMatchObject({ decision: 'BLOCK', reason_code: 'GUARDRAIL_ACTION_ID_MISMATCH' });
   });
 
@@ -139,7 +166,7 @@ describe('fails closed', () => {
         const req = JSON.parse(body);
         res.end(JSON.stringify({ action_id: req.action_id, decision: 'MODIFY', reason_code: 'PII', reason_message: '', modified_payload: change(req.payload) }));
       });
-      const r = await createGuardrailClient({ url, failMode: { TOOL_CALL: 'open' } }).validate(toolCall({ a: 1 }));
+      const r = await decideWith(createGuardrailClient({ url }), toolCall({ a: 1 }), { failOpen: ['TOOL_CALL'] });
       expect(r, label).toMatchObject({ decision: 'BLOCK', reason_code: 'GUARDRAIL_INVALID_MODIFY' });
     }
   });
@@ -148,11 +175,77 @@ describe('fails closed', () => {
 describe('fail-open, only per action type when configured', () => {
   it('ALLOWs the configured type on an outage and still BLOCKs the others', async () => {
     const port = await closedPort();
-    const client = createGuardrailClient({ url: `http://127.0.0.1:${port}`, failMode: { TOOL_OUTPUT: 'open' } });
-    const open = await client.validate(toolOutput('hello'));
-    expect(open).toMatchObject({ decision: 'ALLOW', reason_code: 'GUARDRAIL_FAIL_OPEN' });
-    expect(open.reason_message).toMatch(/GUARDRAIL_UNAVAILABLE.*fail-open is configured for TOOL_OUTPUT/);
-    expect((await client.validate(toolCall({}))).decision).toBe('BLOCK');
+    const client = createGuardrailClient({ url: `http://127.0.0.1:${port}` });
+    const open = await decideWith(client, toolOutput('hello'), { failOpen: ['TOOL_OUTPUT'] });
+    // One code per failure: the outage's own code, whether it then blocks or fails open.
+    expect(open).toMatchObject({ decision: 'ALLOW', reason_code: 'GUARDRAIL_UNAVAILABLE' });
+    expect(open.reason_message).toMatch(/unreachable.*allowed because fail-open is configured for TOOL_OUTPUT/);
+    expect(await decideWith(client, toolCall({}), { failOpen: ['TOOL_OUTPUT'] })).toMatchObject({ decision: 'BLOCK', reason_code: 'GUARDRAIL_UNAVAILABLE' });
+  });
+});
+
+describe('the transports throw typed errors (the checker decides)', () => {
+  it('the HTTP client throws GuardrailCallError with the reason code instead of deciding', async () => {
+    const port = await closedPort();
+    const down = await createGuardrailClient({ url: `http://127.0.0.1:${port}` }).validate(toolCall({})).catch((e: unknown) => e);
+    expect(down).toBeInstanceOf(GuardrailCallError);
+    expect(down).toMatchObject({ code: 'GUARDRAIL_UNAVAILABLE' });
+    const fiveHundred = await scripted((_b, _h, res) => {
+      res.statusCode = 503;
+      res.end('{}');
+    });
+    expect(await createGuardrailClient({ url: fiveHundred }).validate(toolCall({})).catch((e: unknown) => e)).toMatchObject({ code: 'GUARDRAIL_HTTP_ERROR' });
+  });
+
+  it('the in-process wrapper keeps the engine error as cause', async () => {
+    const boom = new TypeError('engine broke');
+    const err = await createInProcessGuardrail({ validate: async () => Promise.reject(boom) }).validate(toolCall({})).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GuardrailCallError);
+    expect(err).toMatchObject({ code: 'GUARDRAIL_ENGINE_ERROR', cause: boom });
+  });
+
+  it('failMode is refused on the transports: fail-open is the checker\'s policy', () => {
+    expect(() => createGuardrailClient({ url: 'http://x', failMode: { TOOL_CALL: 'open' } } as never)).toThrow(/checker/);
+    expect(() => createInProcessGuardrail(recordingValidator(), { failMode: { TOOL_CALL: 'open' } } as never)).toThrow(/checker/);
+  });
+});
+
+describe('createGuardrailChecker', () => {
+  it('records one reason code per failure, verifies once, and times out a transport that ignores aborts', async () => {
+    let calls = 0;
+    const hanging: GuardrailValidator = { validate: () => { calls += 1; return new Promise<never>(() => undefined); } };
+    const r = await decideWith(hanging, toolCall({}), { timeoutMs: 50 });
+    expect(r).toMatchObject({ decision: 'BLOCK', reason_code: 'GUARDRAIL_TIMEOUT' });
+    expect(calls).toBe(1);
+    const plainThrow: GuardrailValidator = { validate: async () => { throw new RangeError('nope'); } };
+    expect(await decideWith(plainThrow, toolCall({}), { failOpen: ['TOOL_CALL'] })).toMatchObject({ decision: 'ALLOW', reason_code: 'GUARDRAIL_ENGINE_ERROR' });
+    // Never fail open on a wrong answer: the original could carry what the service meant to redact.
+    const wrongId: GuardrailValidator = { validate: async () => ({ action_id: '11111111-1111-4111-8111-111111111111', decision: 'ALLOW', reason_code: 'OK', reason_message: '' }) };
+    expect(await decideWith(wrongId, toolCall({}), { failOpen: ['TOOL_CALL'] })).toMatchObject({ decision: 'BLOCK', reason_code: 'GUARDRAIL_ACTION_ID_MISMATCH' });
+  });
+
+  it('refuses to exist without a validator', () => {
+    expect(() => createGuardrailChecker({} as never)).toThrow(GuardrailClientConfigError);
+    expect(() => createGuardrailChecker({ validator: recordingValidator(), timeoutMs: -1 })).toThrow(/timeoutMs/);
+  });
+});
+
+describe('keep-alive', () => {
+  it('reuses one connection for consecutive checks, and reconnects when the service closed it while idle', async () => {
+    const s = await rawServer((body, _h, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ action_id: JSON.parse(body).action_id, decision: 'ALLOW', reason_code: 'OK', reason_message: '' }));
+    });
+    cleanups.push(() => s.close());
+    let connections = 0;
+    s.server.on('connection', () => (connections += 1));
+    const client = createGuardrailClient({ url: s.url });
+    for (let i = 0; i < 5; i++) expect((await decideWith(client, toolCall({ i }))).decision).toBe('ALLOW');
+    expect(connections).toBe(1);
+    // The service drops its idle connections (a restart, its keep-alive timeout): the next check connects again.
+    s.server.closeIdleConnections();
+    expect((await decideWith(client, toolCall({ after: 'close' }))).decision).toBe('ALLOW');
+    expect(connections).toBe(2);
   });
 });
 
@@ -165,7 +258,7 @@ describe('headers', () => {
       res.end(JSON.stringify({ action_id: JSON.parse(body).action_id, decision: 'ALLOW', reason_code: 'OK', reason_message: '' }));
     });
     const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
-    const r = await createGuardrailClient({ url, token: 'abc' }).validate(toolCall({}), { traceparent, tracestate: 'baton=1' });
+    const r = await decideWith(createGuardrailClient({ url, token: 'abc' }), toolCall({}), { call: { traceparent, tracestate: 'baton=1' } });
     expect(r.decision).toBe('ALLOW');
     expect(seen['traceparent']).toBe(traceparent);
     expect(seen['tracestate']).toBe('baton=1');
@@ -186,25 +279,25 @@ describe('configuration errors', () => {
 });
 
 describe('createInProcessGuardrail', () => {
-  it('passes decisions through and turns throws and bad answers into BLOCK', async () => {
+  it('passes decisions through; throws and bad answers are a BLOCK through the checker', async () => {
     const ok = createInProcessGuardrail(recordingValidator());
-    expect((await ok.validate(toolCall({ body: 'SSN 123-45-6789' }))).decision).toBe('MODIFY');
+    expect((await decideWith(ok, toolCall({ body: 'SSN 123-45-6789' }))).decision).toBe('MODIFY');
 
     const throwing = createInProcessGuardrail({
       validate: async () => {
         throw new TypeError('secret detail');
       },
     });
-    const r = await throwing.validate(toolCall({}));
+    const r = await decideWith(throwing, toolCall({}));
     expect(r).toMatchObject({ decision: 'BLOCK', reason_code: 'GUARDRAIL_ENGINE_ERROR' });
     expect(r.reason_message).not.toContain('secret detail');
 
     const wrongId = createInProcessGuardrail({ validate: async () => ({ action_id: '11111111-1111-4111-8111-111111111111', decision: 'ALLOW', reason_code: 'OK', reason_message: '' }) });
-    expect((await wrongId.validate(toolCall({}))).reason_code).toBe('GUARDRAIL_ACTION_ID_MISMATCH');
+    expect((await decideWith(wrongId, toolCall({}))).reason_code).toBe('GUARDRAIL_ACTION_ID_MISMATCH');
 
     const aborted = new AbortController();
     aborted.abort();
-    expect((await ok.validate(toolCall({}), { signal: aborted.signal })).reason_code).toBe('GUARDRAIL_ABORTED');
+    expect((await decideWith(ok, toolCall({}), { call: { signal: aborted.signal } })).reason_code).toBe('GUARDRAIL_ABORTED');
     expect(() => createInProcessGuardrail({} as never)).toThrow(GuardrailClientConfigError);
   });
 });

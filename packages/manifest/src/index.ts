@@ -32,6 +32,7 @@ export {
   type GuardrailCallOptions,
   type GuardrailValidator,
 } from './contracts/guardrail.js';
+export { type HandoffCheckOutcome, type HandoffGuardrailCheck } from './contracts/handoff-check.js';
 export {
   AgentProcessInputSchema,
   type AgentProcessInput,

@@ -48,7 +48,7 @@ export interface BuildPacketOptions {
   keys: { referenceKey: string | Uint8Array };
   /** Packet id generator (default: `pkt_` + 128 random bits). */
   idGenerator?: () => string;
-  /** Guardrail check of the packet (AGENT_HANDOFF); skipped when absent. */
+  /** Guardrail check of what crosses (AGENT_HANDOFF on the rendered packet); skipped when absent. */
   guardrail?: PacketGuardrailOptions;
 }
 
@@ -161,13 +161,7 @@ export async function buildPacketDetailed(options: BuildPacketOptions): Promise<
     field_classes,
   };
 
-  if (options.guardrail) {
-    await checkPacketWithGuardrail(options.guardrail, {
-      targetAgentId: options.recipient,
-      task,
-      state: { purpose: purposeName, contract_version: contract.contract_version, references, fields },
-    });
-  }
+  if (options.guardrail) await checkPacketWithGuardrail(options.guardrail, packet);
   return { packet, caseReference, fieldClasses, provider: recipient.provider };
 }
 

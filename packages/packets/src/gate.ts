@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { GuardrailValidator, HandoffPacket } from '@baton/manifest';
-import type { HandoffGate, HandoffGateRequest, HandoffGateToolResult, PreparedHandoff } from '@baton/manifest/contracts';
+import type { HandoffGate, HandoffGateRequest, HandoffGateToolResult, HandoffGuardrailCheck, PreparedHandoff } from '@baton/manifest/contracts';
 import { inputDigest, inputIsPacket, viewModelRequest, type BoundaryTransport, type BoundaryView } from './audit/boundary.js';
 import type { AuditSink, HandoffDecisionData, PacketBoundaryData } from './audit/records.js';
 import { HANDOFF_DECISION_KIND, PACKET_BOUNDARY_KIND } from './audit/records.js';
@@ -72,8 +72,13 @@ export interface PacketHandoffGateOptions {
   caseReadTools?: Record<string, string>;
   /** The task statement; default: the purpose's `task` from the contract (never the model's prose). */
   task?(request: PacketGateRequest, purpose: string | undefined): string | undefined;
-  /** Guardrail consulted with an AGENT_HANDOFF request for every packet. */
-  guardrail?: GuardrailValidator;
+  /**
+   * Requires a guardrail check of every packet. The check itself is the caller's
+   * (`request.checkHandoff`, which the Baton runner supplies and records); a request without one
+   * is refused (`TASK_BLOCKED`, fail closed). With a `checkHandoff` the packet is checked whether
+   * or not this is set. The validator given here is not called: requests are built in one place.
+   */
+  guardrail?: GuardrailValidator | boolean;
   /** How the packet becomes the recipient's input (default `renderPacketInput`). */
   renderInput?(packet: HandoffPacket): string;
   /** Packet id generator (default: crypto random). */
@@ -151,6 +156,16 @@ function allowedCasesOf(auth: PacketAuth | undefined): string[] | undefined {
 export function createPacketHandoffGate(options: PacketHandoffGateOptions): PacketHandoffGate {
   const newAuditId = options.auditIdGenerator ?? (() => `aud_${randomUUID().replaceAll('-', '')}`);
   const render = options.renderInput ?? renderPacketInput;
+  /** The caller's check of what crosses; a gate that requires one and got none blocks (fail closed). */
+  const guardrailCheck = (request: PacketGateRequest): HandoffGuardrailCheck | undefined => {
+    if (typeof request.checkHandoff === 'function') return request.checkHandoff;
+    if (!options.guardrail) return undefined;
+    return async () => ({
+      decision: 'BLOCK',
+      reasonCode: 'GUARDRAIL_CHECK_MISSING',
+      reasonMessage: 'the gate requires a guardrail check but the request carries no checkHandoff (the Baton runner supplies it)',
+    });
+  };
   const resolve = options.resolveCase ?? ((request: PacketGateRequest) => defaultResolveCase(request, options.caseReadTools ? { caseReadTools: options.caseReadTools } : {}));
 
   const append = async (record: { id: string; threadId: string; runId: string; kind: string; data: HandoffDecisionData | PacketBoundaryData }): Promise<string> => {
@@ -172,6 +187,7 @@ export function createPacketHandoffGate(options: PacketHandoffGateOptions): Pack
       try {
         resolved = await resolve(request);
         const task = options.task?.(request, resolved.purpose);
+        const check = guardrailCheck(request);
         built = await buildPacketDetailed({
           ...(options.contract ? { contract: options.contract } : {}),
           ...(options.policyStore ? { policyStore: options.policyStore } : {}),
@@ -184,9 +200,7 @@ export function createPacketHandoffGate(options: PacketHandoffGateOptions): Pack
           ...(task !== undefined ? { task } : {}),
           keys: options.keys,
           ...(options.idGenerator ? { idGenerator: options.idGenerator } : {}),
-          ...(options.guardrail
-            ? { guardrail: { validator: options.guardrail, sourceAgentId: request.sourceAgentId, threadId: request.threadId, ...(request.traceId ? { traceId: request.traceId } : {}) } }
-            : {}),
+          ...(check ? { guardrail: { check, renderInput: render } } : {}),
         });
       } catch (err) {
         const code = err instanceof PacketError ? err.code : 'INTERNAL';

@@ -1,46 +1,34 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import type { GuardrailValidator } from '@baton/manifest';
+import type { HandoffGuardrailCheck, HandoffPacket } from '@baton/manifest';
 import { TaskBlockedError } from './errors.js';
+import { renderPacketInput } from './render.js';
+import { packetStateView } from './state-view.js';
 
-/** How a packet is checked by a guardrail before it crosses (an AGENT_HANDOFF request). */
+/** How a packet is checked by a guardrail before it crosses (one AGENT_HANDOFF decision). */
 export interface PacketGuardrailOptions {
-  /** The guardrail engine or HTTP client. */
-  validator: GuardrailValidator;
-  /** The coordinator agent's id (reverse-DNS), reported as `source_agent_id`. */
-  sourceAgentId: string;
-  /** Thread the handoff happens on. */
-  threadId: string;
-  /** Trace id (32 hex) to correlate with; a random one otherwise. */
-  traceId?: string;
-  /** Aborts the guardrail call (an abort is a block). */
-  signal?: AbortSignal;
+  /**
+   * The check, from the caller's guardrail checker: the Baton runner supplies
+   * `HandoffGateRequest.checkHandoff` (recorded in its trace, audit and `guardrail_decisions`);
+   * elsewhere build one over `@baton/guardrail-client`'s `createGuardrailChecker`.
+   */
+  check: HandoffGuardrailCheck;
+  /** How the packet becomes the recipient's input (default `renderPacketInput`): what is checked is what crosses. */
+  renderInput?(packet: HandoffPacket): string;
 }
 
 /**
- * Sends the task and the packet's fields as an AGENT_HANDOFF request. Anything but ALLOW stops the
- * packet: BLOCK, MODIFY (a packet is not silently rewritten) and a failing validator alike.
+ * Checks what crosses: the recipient, the rendered packet (its whole input) and the packet's
+ * state view. Anything but ALLOW stops the packet: BLOCK, MODIFY (a packet is not silently
+ * rewritten) and a failed check (the checker's BLOCK) alike; a check that throws is a block too.
  */
-export async function checkPacketWithGuardrail(
-  options: PacketGuardrailOptions,
-  payload: { targetAgentId: string; task: string; state: Record<string, unknown> },
-): Promise<void> {
-  let response;
+export async function checkPacketWithGuardrail(options: PacketGuardrailOptions, packet: HandoffPacket): Promise<void> {
+  let outcome;
   try {
-    response = await options.validator.validate(
-      {
-        action_id: randomUUID(),
-        action_type: 'AGENT_HANDOFF',
-        source_agent_id: options.sourceAgentId,
-        thread_id: options.threadId,
-        trace: { trace_id: options.traceId ?? randomBytes(16).toString('hex'), span_id: randomBytes(8).toString('hex') },
-        payload: { target_agent_id: payload.targetAgentId, input: payload.task, state: payload.state },
-      },
-      options.signal ? { signal: options.signal } : undefined,
-    );
+    outcome = await options.check({ target_agent_id: packet.recipient, input: (options.renderInput ?? renderPacketInput)(packet), state: packetStateView(packet) });
   } catch (err) {
     throw new TaskBlockedError('task blocked: the guardrail could not be consulted (fail closed)', undefined, { cause: err });
   }
-  if (response.decision !== 'ALLOW') {
-    throw new TaskBlockedError(`task blocked: guardrail answered ${response.decision} (${response.reason_code})`, response.reason_code);
+  if (!outcome || outcome.decision !== 'ALLOW') {
+    const code = typeof outcome?.reasonCode === 'string' ? outcome.reasonCode : undefined;
+    throw new TaskBlockedError(`task blocked: guardrail answered ${outcome?.decision ?? 'nothing'}${code ? ` (${code})` : ''}`, code);
   }
 }

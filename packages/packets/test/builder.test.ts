@@ -2,11 +2,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HandoffPacketSchema } from '@baton/manifest';
-import type { GuardrailRequest, GuardrailResponse, GuardrailValidator } from '@baton/manifest';
+import type { HandoffGuardrailCheck, HandoffPayload } from '@baton/manifest';
 import { describe, expect, it } from 'vitest';
-import { buildPacket, buildPacketDetailed, createFileCaseDataSource, deriveReference, PacketError } from '../src/index.js';
+import { buildPacket, buildPacketDetailed, createFileCaseDataSource, deriveReference, packetStateView, PacketError, renderPacketInput } from '../src/index.js';
 import type { BuildPacketOptions, CaseDataSource } from '../src/index.js';
-import { AUTH, CANARY, CASES, EXPECTED_FIELDS, KEYS, PURPOSE, REFUNDS, TRIAGE, caseData, contract, downPolicyStore, policyStore } from './helpers/fixtures.js';
+import { AUTH, CANARY, CASES, EXPECTED_FIELDS, KEYS, PURPOSE, REFUNDS, caseData, contract, downPolicyStore, policyStore } from './helpers/fixtures.js';
 
 const REQUESTED = ['order_id', 'refund_amount', 'purchase_date', 'product', 'customer_id'];
 
@@ -22,15 +22,6 @@ async function codeOf(p: Promise<unknown>): Promise<string> {
     return (err as PacketError).code;
   }
   throw new Error('expected a PacketError');
-}
-
-class RecordingGuardrail implements GuardrailValidator {
-  readonly requests: GuardrailRequest[] = [];
-  constructor(private readonly decide: (r: GuardrailRequest) => GuardrailResponse['decision']) {}
-  async validate(request: GuardrailRequest): Promise<GuardrailResponse> {
-    this.requests.push(request);
-    return { action_id: request.action_id, decision: this.decide(request), reason_code: 'TEST', reason_message: 'test decision' };
-  }
 }
 
 describe('buildPacket', () => {
@@ -99,24 +90,27 @@ describe('buildPacket', () => {
     expect(await codeOf(buildPacket(options({ caseData: broken })))).toBe('CASE_DATA_UNAVAILABLE');
   });
 
-  it('checks the packet with an AGENT_HANDOFF guardrail request; anything but ALLOW stops it', async () => {
-    const allow = new RecordingGuardrail(() => 'ALLOW');
-    await buildPacket(options({ guardrail: { validator: allow, sourceAgentId: TRIAGE, threadId: 'th_1' } }));
-    expect(allow.requests).toHaveLength(1);
-    const req = allow.requests[0]!;
-    expect(req.action_type).toBe('AGENT_HANDOFF');
-    if (req.action_type !== 'AGENT_HANDOFF') throw new Error('unreachable');
-    expect(req.payload.target_agent_id).toBe(REFUNDS);
-    expect(req.payload.input).toBe('Review whether the referenced order is eligible for a refund.');
-    expect(req.payload.state.fields).toEqual(EXPECTED_FIELDS);
+  it('checks what crosses (the rendered packet and its state view) once; anything but ALLOW stops it', async () => {
+    const seen: HandoffPayload[] = [];
+    const allow: HandoffGuardrailCheck = async (crossing) => {
+      seen.push(crossing);
+      return { decision: 'ALLOW', reasonCode: 'OK', reasonMessage: '' };
+    };
+    const packet = await buildPacket(options({ guardrail: { check: allow } }));
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.target_agent_id).toBe(REFUNDS);
+    expect(seen[0]!.input).toBe(renderPacketInput(packet));
+    expect(seen[0]!.state).toEqual(packetStateView(packet));
+    const custom = await buildPacket(options({ guardrail: { check: allow, renderInput: (p) => `custom ${p.packet_id}` } }));
+    expect(seen[1]!.input).toBe(`custom ${custom.packet_id}`);
 
     for (const decision of ['BLOCK', 'MODIFY'] as const) {
-      const g = new RecordingGuardrail(() => decision);
-      const err = await buildPacket(options({ guardrail: { validator: g, sourceAgentId: TRIAGE, threadId: 'th_1' } })).catch((e: unknown) => e);
+      const g: HandoffGuardrailCheck = async () => ({ decision, reasonCode: 'TEST', reasonMessage: 'test decision' });
+      const err = await buildPacket(options({ guardrail: { check: g } })).catch((e: unknown) => e);
       expect(err).toMatchObject({ code: 'TASK_BLOCKED', reasonCode: 'TEST' });
     }
-    const throwing: GuardrailValidator = { validate: async () => Promise.reject(new Error('down')) };
-    expect(await codeOf(buildPacket(options({ guardrail: { validator: throwing, sourceAgentId: TRIAGE, threadId: 'th_1' } })))).toBe('TASK_BLOCKED');
+    const throwing: HandoffGuardrailCheck = async () => Promise.reject(new Error('down'));
+    expect(await codeOf(buildPacket(options({ guardrail: { check: throwing } })))).toBe('TASK_BLOCKED');
   });
 });
 

@@ -20,6 +20,7 @@ export const SKILLS_ERROR_CODES = {
   PARSE_ERROR: 'usage',
   WRITE_FAILED: 'upstream',
   INVALID_OPTIONS: 'config',
+  GUARDRAILS_REQUIRED: 'config',
   NO_RUNNER: 'config',
   SKILLS_DIR_MISSING: 'config',
   SKILL_MANIFEST_INVALID: 'config',

@@ -7,6 +7,7 @@ import { CONFINEMENT_MECHANISMS, createDelegation, detectConfinement, SkillsConf
 import type { ConfinementInfo, ConfinementMechanism, CreateDelegationOptions } from '../src/index.js';
 import { nodeSkill, skillsDir } from './helpers/skills.js';
 import { tempDir } from './helpers/tmp.js';
+import { allowAllGuardrail } from './helpers/guardrail.js';
 
 /** Configured per-attempt timeout of the process-tree tests: long enough for a busy machine to start the tree. */
 const TREE_TIMEOUT_MS = 5000;
@@ -84,7 +85,7 @@ async function setup(mechanism: ConfinementMechanism | 'auto', extra: Partial<Cr
     { name: 'shwriter', source: SH_WRITES, file: 'skill.sh', capabilities: [] },
     { name: 'tree', source: TREE, file: 'skill.sh', capabilities: ['subprocess_exec'] },
   ]);
-  const d = createDelegation({ skillsDir: dir, workspace: ws, confinement: mechanism, approvals: async () => true, skillEnv: { OUTSIDE: outside, OUT: outside }, skillWritablePaths: [], ...extra });
+  const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, confinement: mechanism, approvals: async () => true, skillEnv: { OUTSIDE: outside, OUT: outside }, skillWritablePaths: [], ...extra });
   const run = (skill: string, input: Record<string, unknown> = {}, approve = false) =>
     d.delegate({ subagent_type: skill, instruction_set: 'probe', input_data: { url, outside, ...input }, ...(approve ? { requires_approval: true } : {}) });
   return { ws, outside, d, run };
@@ -266,7 +267,7 @@ describe('confinement options', () => {
     for (const wide of ['/', '..']) {
       const ws = await tempDir('baton-confine-ws-');
       const dir = await skillsDir([{ name: 'writer', source: NODE_WRITES, capabilities: [] }]);
-      const d = createDelegation({ skillsDir: dir, workspace: ws, skillWritablePaths: [wide === '..' ? path.dirname(ws) : wide] });
+      const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, skillWritablePaths: [wide === '..' ? path.dirname(ws) : wide] });
       await expect(d.delegate({ subagent_type: 'writer', instruction_set: 'x', input_data: {} })).rejects.toMatchObject({ code: 'INVALID_OPTIONS', message: expect.stringMatching(/root or contains the workspace/) });
       expect(await readdir(ws)).toEqual([]);
     }

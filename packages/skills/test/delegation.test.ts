@@ -1,11 +1,13 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { GuardrailRequest, GuardrailResponse, GuardrailValidator, SkillPackage } from '@baton/manifest';
+import { createGuardrailChecker, GuardrailCallError } from '@baton/guardrail-client';
 import { describe, expect, it } from 'vitest';
 import { createDelegation, createSkillRegistry, VagueCriteriaError, PayloadTooLargeError, SkillsInputError } from '../src/index.js';
 import type { ApprovalRequest } from '../src/index.js';
 import { nodeSkill, skillsDir, SKILLS_DIST } from './helpers/skills.js';
 import { tempDir } from './helpers/tmp.js';
+import { allowAllGuardrail } from './helpers/guardrail.js';
 
 /**
  * A directory outside the workspace that the test skills may write (skill processes are confined:
@@ -23,7 +25,7 @@ describe('delegation to subprocess skills', () => {
     const ws = await tempDir();
     const dir = await skillsDir([{ name: 'echo', source: ECHO }]);
     process.env.OPENAI_API_KEY_TEST_SENTINEL = 'sk-should-not-leak';
-    const d = createDelegation({ skillsDir: dir, workspace: ws, idGenerator: () => 'task-1', env: {} });
+    const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, idGenerator: () => 'task-1', env: {} });
     const res = await d.delegate(
       { subagent_type: 'echo', instruction_set: 'Echo back.', input_data: { relevant_history: ['user asked for X'] }, success_criteria: ['Output has field received'] },
       { agentId: 'io.baton.test.parent', depth: 0 },
@@ -54,7 +56,7 @@ describe('delegation to subprocess skills', () => {
   it('the parent model receives the ResponsePackage as the delegate_task output', async () => {
     const ws = await tempDir();
     const dir = await skillsDir([{ name: 'echo', source: nodeSkill(`return { status: 'SUCCESS', output_payload: { price: 175.22, currency: 'USD' } };`) }]);
-    const d = createDelegation({ skillsDir: dir, workspace: ws });
+    const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws });
     const out = await d.delegateTaskTool.execute({ subagent_type: 'echo', instruction_set: 'Price', input_data: {} }, { depth: 0 });
     expect(JSON.parse(out)).toEqual({ status: 'SUCCESS', output_payload: { price: 175.22, currency: 'USD' } });
     expect(d.delegateTaskTool.name).toBe('delegate_task');
@@ -66,7 +68,7 @@ describe('delegation to subprocess skills', () => {
     const ws = await tempDir();
     const { out, opts } = await observed();
     const dir = await skillsDir([{ name: 'silent', source: `(await import('node:fs')).appendFileSync(process.env.OUT + '/attempts.log', 'x'); process.exit(0);` }]);
-    const d = createDelegation({ skillsDir: dir, workspace: ws, ...opts });
+    const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, ...opts });
     const res = await d.delegate({ subagent_type: 'silent', instruction_set: 'Do nothing', input_data: {} });
     expect(res.status).toBe('FAILURE');
     expect(res.error_report?.code).toBe('ERR_TOOL_FAILURE');
@@ -82,7 +84,7 @@ describe('delegation to subprocess skills', () => {
         source: nodeSkill(`if (pkg.attempt === 1) process.exit(3); return { status: 'SUCCESS', output_payload: { fixed_after: pkg.previous_error.code, iterations_left: pkg.constraints.max_iterations } };`),
       },
     ]);
-    const d = createDelegation({ skillsDir: dir, workspace: ws });
+    const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws });
     const ok = await d.delegate({ subagent_type: 'flaky', instruction_set: 'Try', input_data: {} });
     expect(ok).toEqual({ status: 'SUCCESS', output_payload: { fixed_after: 'ERR_TOOL_FAILURE', iterations_left: 4 } });
     const once = await d.delegate({ subagent_type: 'flaky', instruction_set: 'Try', input_data: {}, max_iterations: 1 });
@@ -93,7 +95,7 @@ describe('delegation to subprocess skills', () => {
   it('a stdout that is not a ResponsePackage is FAILURE', async () => {
     const ws = await tempDir();
     const dir = await skillsDir([{ name: 'bad', source: nodeSkill(`return { status: 'DONE', output_payload: 'nope' };`) }]);
-    const res = await createDelegation({ skillsDir: dir, workspace: ws }).delegate({ subagent_type: 'bad', instruction_set: 'x', input_data: {} });
+    const res = await createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws }).delegate({ subagent_type: 'bad', instruction_set: 'x', input_data: {} });
     expect(res.status).toBe('FAILURE');
     expect(res.error_report?.message).toMatch(/not a yield_control ResponsePackage/);
   });
@@ -103,7 +105,7 @@ describe('delegation to subprocess skills', () => {
     const dir = await skillsDir([
       { name: 'blocked', source: nodeSkill(`return { status: 'BLOCKED_AWAITING_CLARIFICATION', output_payload: { question: 'which file?' }, error_report: { code: 'ERR_INSUFFICIENT_CONTEXT', message: 'file missing' } };`) },
     ]);
-    const res = await createDelegation({ skillsDir: dir, workspace: ws }).delegate({ subagent_type: 'blocked', instruction_set: 'x', input_data: {} });
+    const res = await createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws }).delegate({ subagent_type: 'blocked', instruction_set: 'x', input_data: {} });
     expect(res.status).toBe('BLOCKED_AWAITING_CLARIFICATION');
     expect(res.error_report?.code).toBe('ERR_INSUFFICIENT_CONTEXT');
   });
@@ -123,7 +125,7 @@ setInterval(() => {}, 1000);
 `,
       },
     ]);
-    const d = createDelegation({ skillsDir: dir, workspace: ws, timeoutMs: 5000, ...opts });
+    const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, timeoutMs: 5000, ...opts });
     const res = await d.delegate({ subagent_type: 'hang', instruction_set: 'hang', input_data: {} });
     expect(res.status).toBe('FAILURE');
     expect(res.error_report?.code).toBe('ERR_TIMEOUT');
@@ -148,7 +150,7 @@ setInterval(() => {}, 1000);
 `,
       },
     ]);
-    const d = createDelegation({ skillsDir: dir, workspace: ws, timeoutMs: 60_000, ...opts });
+    const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, timeoutMs: 60_000, ...opts });
     const parent = new AbortController();
     const runs = [0, 1, 2].map(() => d.delegate({ subagent_type: 'tree', instruction_set: 'spawn', input_data: {} }, { signal: parent.signal }));
     await waitFor(async () => (await import('node:fs/promises')).readdir(out).then((f) => f.filter((x) => x.startsWith('pids-')).length === 3));
@@ -174,7 +176,7 @@ fs.appendFileSync(process.env.OUT + '/events.log', 'end\\n');
 return { status: 'SUCCESS', output_payload: {} };`),
       },
     ]);
-    const d = createDelegation({ skillsDir: dir, workspace: ws, maxConcurrency: 2, ...opts });
+    const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, maxConcurrency: 2, ...opts });
     const results = await Promise.all([0, 1, 2, 3, 4].map(() => d.delegate({ subagent_type: 'slot', instruction_set: 'x', input_data: {} })));
     expect(results.every((r) => r.status === 'SUCCESS')).toBe(true);
     let running = 0;
@@ -193,9 +195,9 @@ describe("@baton/runner's spawnJsonProcess as the spawner", () => {
     const ws = await tempDir();
     const dir = await skillsDir([{ name: 'echo', source: ECHO }, { name: 'hang', source: 'setInterval(() => {}, 1000);' }]);
     // A generous timeout for the skill that finishes; a short one only for the one that never does.
-    const d = createDelegation({ skillsDir: dir, workspace: ws, spawn: spawnJsonProcess, timeoutMs: 60_000 });
+    const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, spawn: spawnJsonProcess, timeoutMs: 60_000 });
     expect((await d.delegate({ subagent_type: 'echo', instruction_set: 'x', input_data: {} })).status).toBe('SUCCESS');
-    const short = createDelegation({ skillsDir: dir, workspace: ws, spawn: spawnJsonProcess, timeoutMs: 1000 });
+    const short = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, spawn: spawnJsonProcess, timeoutMs: 1000 });
     expect((await short.delegate({ subagent_type: 'hang', instruction_set: 'x', input_data: {} })).error_report?.code).toBe('ERR_TIMEOUT');
   });
 });
@@ -204,14 +206,14 @@ describe('limits: depth and loops across processes', () => {
   const NESTER = nodeSkill(`const { createDelegation } = await import(${JSON.stringify(SKILLS_DIST)});
 const [next, ...rest] = pkg.payload.chain;
 if (!next) return { status: 'SUCCESS', output_payload: { depth: pkg.depth, lineage: pkg.lineage } };
-const d = createDelegation({ skillsDir: process.env.SKILLS_DIR, workspace: process.cwd(), skillEnv: { SKILLS_DIR: process.env.SKILLS_DIR } });
+const d = createDelegation({ guardrails: { validate: async (r) => ({ action_id: r.action_id, decision: 'ALLOW', reason_code: 'TEST_ALLOW', reason_message: 'test guardrail' }) }, skillsDir: process.env.SKILLS_DIR, workspace: process.cwd(), skillEnv: { SKILLS_DIR: process.env.SKILLS_DIR } });
 const child = await d.delegate({ subagent_type: next, instruction_set: 'go deeper', input_data: { chain: rest } });
 return { status: child.status === 'SUCCESS' ? 'SUCCESS' : 'FAILURE', output_payload: { depth: pkg.depth, child }, error_report: child.error_report ?? null };`);
 
   it('carries depth and lineage into nested subprocess delegations and refuses past max depth', async () => {
     const ws = await tempDir();
     const dir = await skillsDir(['n1', 'n2', 'n3', 'n4'].map((name) => ({ name, source: NESTER, capabilities: ['fs_read', 'subprocess_exec'] })));
-    const d = createDelegation({ skillsDir: dir, workspace: ws, skillEnv: { SKILLS_DIR: dir } });
+    const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, skillEnv: { SKILLS_DIR: dir } });
     const ok = await d.delegate({ subagent_type: 'n1', instruction_set: 'start', input_data: { chain: ['n2', 'n3'] } }, { agentId: 'io.baton.root' });
     expect(ok.status).toBe('SUCCESS');
     const leaf = ((ok.output_payload.child as { output_payload: { child: { output_payload: unknown } } }).output_payload.child).output_payload;
@@ -225,7 +227,7 @@ return { status: child.status === 'SUCCESS' ? 'SUCCESS' : 'FAILURE', output_payl
   it('detects a parent → child → parent loop', async () => {
     const ws = await tempDir();
     const dir = await skillsDir(['n1', 'n2'].map((name) => ({ name, source: NESTER, capabilities: ['fs_read', 'subprocess_exec'] })));
-    const d = createDelegation({ skillsDir: dir, workspace: ws, skillEnv: { SKILLS_DIR: dir } });
+    const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, skillEnv: { SKILLS_DIR: dir } });
     const res = await d.delegate({ subagent_type: 'n1', instruction_set: 'start', input_data: { chain: ['n2', 'n1'] } });
     expect(res.status).toBe('FAILURE');
     expect(JSON.stringify(res)).toMatch(/delegation loop refused: n1 → n2 → n1/);
@@ -234,10 +236,10 @@ return { status: child.status === 'SUCCESS' ? 'SUCCESS' : 'FAILURE', output_payl
   it('inherits the limit from the environment channel and refuses at the top', async () => {
     const ws = await tempDir();
     const dir = await skillsDir([{ name: 'echo', source: ECHO }]);
-    const d = createDelegation({ skillsDir: dir, workspace: ws, env: { BATON_DELEGATION_DEPTH: '3', BATON_DELEGATION_MAX_DEPTH: '3', BATON_DELEGATION_LINEAGE: '["a","b","c"]' } });
+    const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, env: { BATON_DELEGATION_DEPTH: '3', BATON_DELEGATION_MAX_DEPTH: '3', BATON_DELEGATION_LINEAGE: '["a","b","c"]' } });
     const res = await d.delegate({ subagent_type: 'echo', instruction_set: 'x', input_data: {} });
     expect(res.error_report?.code).toBe('ERR_CONSTRAINT_VIOLATION');
-    const tampered = createDelegation({ skillsDir: dir, workspace: ws, env: { BATON_DELEGATION_DEPTH: 'zero' } });
+    const tampered = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, env: { BATON_DELEGATION_DEPTH: 'zero' } });
     expect((await tampered.delegate({ subagent_type: 'echo', instruction_set: 'x', input_data: {} })).error_report?.code).toBe('ERR_CONSTRAINT_VIOLATION');
   });
 });
@@ -248,7 +250,7 @@ describe('criteria, triggers and payloads', () => {
   it('refuses vague criteria at delegation time, naming the criterion, before the skill runs', async () => {
     const ws = await tempDir();
     const dir = await skillsDir([{ name: 'writer', source: nodeSkill(`(await import('node:fs')).writeFileSync('ran', '1'); return { status: 'SUCCESS', output_payload: {} };`) }]);
-    const d = createDelegation({ skillsDir: dir, workspace: ws });
+    const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws });
     await expect(d.delegate({ subagent_type: 'writer', instruction_set: 'x', input_data: {}, success_criteria: ['Do a good job'] })).rejects.toThrow(VagueCriteriaError);
     const tool = JSON.parse(await d.delegateTaskTool.execute({ subagent_type: 'writer', instruction_set: 'x', input_data: {}, success_criteria: ['Do a good job'] }, {}));
     expect(tool.status).toBe('FAILURE');
@@ -260,7 +262,7 @@ describe('criteria, triggers and payloads', () => {
   it('verifies criteria: unmet → one retry, then PARTIAL_COMPLETION when some pass, FAILURE when none do', async () => {
     const ws = await tempDir();
     const dir = await skillsDir([{ name: 'writer', source: WRITER }]);
-    const d = createDelegation({ skillsDir: dir, workspace: ws });
+    const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws });
     const met = await d.delegate({ subagent_type: 'writer', instruction_set: 'x', input_data: { text: 'a b c d e f' }, success_criteria: ['Word count > 5'] });
     expect(met.status).toBe('SUCCESS');
     const partial = await d.delegate({ subagent_type: 'writer', instruction_set: 'x', input_data: { text: 'a b' }, success_criteria: ['Word count > 5', { type: 'regex', pattern: '^a' }] });
@@ -274,7 +276,7 @@ describe('criteria, triggers and payloads', () => {
   it("checks a skill's output against its manifest output_schema", async () => {
     const ws = await tempDir();
     const dir = await skillsDir([{ name: 'writer', source: WRITER, outputSchema: { text: 'string', sloc: 'number' } }]);
-    const res = await createDelegation({ skillsDir: dir, workspace: ws }).delegate({ subagent_type: 'writer', instruction_set: 'x', input_data: { text: 'hi' } });
+    const res = await createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws }).delegate({ subagent_type: 'writer', instruction_set: 'x', input_data: { text: 'hi' } });
     expect(res.status).toBe('FAILURE');
     expect(res.error_report?.message).toMatch(/sloc/);
   });
@@ -282,7 +284,7 @@ describe('criteria, triggers and payloads', () => {
   it('honours termination_trigger: output must meet it', async () => {
     const ws = await tempDir();
     const dir = await skillsDir([{ name: 'writer', source: WRITER }]);
-    const d = createDelegation({ skillsDir: dir, workspace: ws });
+    const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws });
     expect((await d.delegate({ subagent_type: 'writer', instruction_set: 'x', input_data: { text: 'ALL DONE' }, termination_trigger: 'ALL DONE' })).status).toBe('SUCCESS');
     const notMet = await d.delegate({ subagent_type: 'writer', instruction_set: 'x', input_data: { text: 'working' }, termination_trigger: 'ALL DONE' });
     expect(notMet.status).toBe('FAILURE');
@@ -292,7 +294,7 @@ describe('criteria, triggers and payloads', () => {
   it('refuses binary data and bloat with PAYLOAD_TOO_LARGE pointing to file references', async () => {
     const ws = await tempDir();
     const dir = await skillsDir([{ name: 'echo', source: ECHO }]);
-    const d = createDelegation({ skillsDir: dir, workspace: ws });
+    const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws });
     const cases = [
       { blob: Buffer.alloc(20_000, 7).toString('base64') },
       { bin: 'PNG\u0000\u0001\u0002' },
@@ -310,7 +312,7 @@ describe('criteria, triggers and payloads', () => {
     const ws = await tempDir();
     await writeFile(path.join(ws, 'big.log'), 'lots of logs\n');
     const dir = await skillsDir([{ name: 'echo', source: ECHO }]);
-    const d = createDelegation({ skillsDir: dir, workspace: ws });
+    const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws });
     const res = await d.delegate({ subagent_type: 'echo', instruction_set: 'x', input_data: { log: { $ref: 'file:big.log' } } });
     const log = (res.output_payload.received as { payload: { log: Record<string, unknown> } }).payload.log;
     expect(log).toMatchObject({ $ref: 'file:big.log', path: 'big.log', size_bytes: 13 });
@@ -326,7 +328,7 @@ describe('criteria, triggers and payloads', () => {
     const dir = await skillsDir([
       { name: 'editor', source: nodeSkill(`return { status: 'SUCCESS', output_payload: { edits: 'FILE: a.js\\nREPLACE_START\\nconst x = 1;\\nREPLACE_WITH\\nconst x = 2;\\nREPLACE_END\\n' } };`) },
     ]);
-    const d = createDelegation({ skillsDir: dir, workspace: ws, applyEdits: true });
+    const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, applyEdits: true });
     const res = await d.delegate({ subagent_type: 'editor', instruction_set: 'bump x', input_data: {}, success_criteria: [{ type: 'files_changed', paths: ['a.js'] }] });
     expect(res.status).toBe('SUCCESS');
     expect(await readFile(path.join(ws, 'a.js'), 'utf8')).toBe('const x = 2;\n');
@@ -344,7 +346,7 @@ describe('edits and command criteria', () => {
     const dir = await skillsDir([
       { name: 'bumper', source: nodeSkill(`return { status: 'SUCCESS', output_payload: { edits: 'FILE: v.txt\\nREPLACE_START\\nversion 1\\nREPLACE_WITH\\nversion ' + pkg.payload.to + '\\nREPLACE_END\\n' } };`) },
     ]);
-    const d = createDelegation({ skillsDir: dir, workspace: ws, applyEdits: true });
+    const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, applyEdits: true });
     const check = (want: string) => ({ type: 'command', command: ['node', '-e', `process.exit(require('fs').readFileSync('v.txt','utf8') === 'version ${want}\\n' ? 0 : 1)`] });
     const bad = await d.delegate({ subagent_type: 'bumper', instruction_set: 'bump', input_data: { to: 3 }, success_criteria: [check('2')] });
     expect(bad.status).toBe('FAILURE');
@@ -359,16 +361,17 @@ describe('approvals', () => {
   it('file_delete needs requires_approval and a yes; the default policy denies', async () => {
     const ws = await tempDir();
     const dir = await skillsDir([{ name: 'cleaner', source: nodeSkill(`return { status: 'SUCCESS', output_payload: { cleaned: true } };`), capabilities: ['fs_read', 'file_delete'] }]);
-    const unflagged = await createDelegation({ skillsDir: dir, workspace: ws, approvals: async () => true }).delegate({ subagent_type: 'cleaner', instruction_set: 'clean', input_data: {} });
+    const unflagged = await createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, approvals: async () => true }).delegate({ subagent_type: 'cleaner', instruction_set: 'clean', input_data: {} });
     expect(unflagged.error_report?.code).toBe('ERR_CONSTRAINT_VIOLATION');
     expect(unflagged.error_report?.message).toMatch(/requires_approval: true/);
 
-    const byDefault = await createDelegation({ skillsDir: dir, workspace: ws }).delegate({ subagent_type: 'cleaner', instruction_set: 'clean', input_data: {}, requires_approval: true });
+    const byDefault = await createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws }).delegate({ subagent_type: 'cleaner', instruction_set: 'clean', input_data: {}, requires_approval: true });
     expect(byDefault.status).toBe('FAILURE');
     expect(byDefault.error_report?.message).toMatch(/approval denied/);
 
     const asked: ApprovalRequest[] = [];
     const yes = await createDelegation({
+    guardrails: allowAllGuardrail,
       skillsDir: dir,
       workspace: ws,
       idGenerator: () => 't-9',
@@ -380,7 +383,7 @@ describe('approvals', () => {
     expect(yes.status).toBe('SUCCESS');
     expect(asked).toEqual([{ skill: 'cleaner', capabilities: ['file_delete'], task_id: 't-9', summary: 'clean the tmp dir' }]);
 
-    const throwing = await createDelegation({ skillsDir: dir, workspace: ws, approvals: async () => { throw new Error('tty gone'); } }).delegate({ subagent_type: 'cleaner', instruction_set: 'x', input_data: {}, requires_approval: true });
+    const throwing = await createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, approvals: async () => { throw new Error('tty gone'); } }).delegate({ subagent_type: 'cleaner', instruction_set: 'x', input_data: {}, requires_approval: true });
     expect(throwing.error_report?.code).toBe('ERR_CONSTRAINT_VIOLATION');
   });
 
@@ -388,7 +391,7 @@ describe('approvals', () => {
     const ws = await tempDir();
     const dir = await skillsDir([{ name: 'reader', source: nodeSkill(`return { status: 'SUCCESS', output_payload: {} };`), capabilities: ['fs_read', 'ast_parsing'] }]);
     let asked = 0;
-    const res = await createDelegation({ skillsDir: dir, workspace: ws, approvals: async () => { asked++; return false; } }).delegate({ subagent_type: 'reader', instruction_set: 'x', input_data: {} });
+    const res = await createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, approvals: async () => { asked++; return false; } }).delegate({ subagent_type: 'reader', instruction_set: 'x', input_data: {} });
     expect(res.status).toBe('SUCCESS');
     expect(asked).toBe(0);
   });
@@ -434,6 +437,31 @@ describe('guardrails at the delegation boundary', () => {
     expect(res.error_report?.message).toMatch(/fail closed/);
   });
 
+  it('is refused without a guardrail, like the runner', async () => {
+    const ws = await tempDir();
+    const dir = await skillsDir([{ name: 'echo', source: ECHO }]);
+    for (const guardrails of [undefined, {} as GuardrailValidator]) {
+      let err: unknown;
+      try {
+        createDelegation({ skillsDir: dir, workspace: ws, guardrails: guardrails as GuardrailValidator });
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toMatchObject({ name: 'SkillsConfigError', code: 'GUARDRAILS_REQUIRED' });
+    }
+  });
+
+  it('checks through an injected checker (the runner\'s): its fail policy and reason codes apply', async () => {
+    const ws = await tempDir();
+    const dir = await skillsDir([{ name: 'echo', source: ECHO }]);
+    const down: GuardrailValidator = { validate: async () => Promise.reject(new GuardrailCallError('GUARDRAIL_UNAVAILABLE', 'service down')) };
+    const open = createGuardrailChecker({ validator: down, failOpen: ['AGENT_INPUT', 'AGENT_RESPONSE'] });
+    expect((await createDelegation({ skillsDir: dir, workspace: ws, guardrails: open }).delegate({ subagent_type: 'echo', instruction_set: 'x', input_data: {} })).status).toBe('SUCCESS');
+    const closed = createGuardrailChecker({ validator: down });
+    const res = await createDelegation({ skillsDir: dir, workspace: ws, guardrails: closed }).delegate({ subagent_type: 'echo', instruction_set: 'x', input_data: {} });
+    expect(res.error_report?.message).toMatch(/fail closed.*GUARDRAIL_UNAVAILABLE/);
+  });
+
   it('routes the SkillPackage through a packet gate, which may refuse', async () => {
     const ws = await tempDir();
     const dir = await skillsDir([{ name: 'echo', source: ECHO }]);
@@ -445,7 +473,7 @@ describe('guardrails at the delegation boundary', () => {
         return { skillPackage: { ...req.skillPackage, payload: { ...req.skillPackage.payload, gated: true } } };
       },
     };
-    const d = createDelegation({ skillsDir: dir, workspace: ws, packetGate: gate });
+    const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, packetGate: gate });
     const ok = await d.delegate({ subagent_type: 'echo', instruction_set: 'x', input_data: { a: 1 } });
     expect((ok.output_payload.received as { payload: unknown }).payload).toEqual({ a: 1, gated: true });
     const refused = await d.delegate({ subagent_type: 'echo', instruction_set: 'x', input_data: { forbidden: 1 } });
@@ -458,12 +486,12 @@ describe('bad requests and configuration', () => {
   it('names unknown subagents and invalid arguments', async () => {
     const ws = await tempDir();
     const dir = await skillsDir([{ name: 'echo', source: ECHO }]);
-    const d = createDelegation({ skillsDir: dir, workspace: ws });
+    const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws });
     await expect(d.delegate({ subagent_type: 'nope', instruction_set: 'x', input_data: {} })).rejects.toThrow(/unknown subagent_type "nope"; known: echo/);
     await expect(d.delegate({ subagent_type: 'echo', input_data: {} })).rejects.toThrow(/instruction_set/);
-    expect(() => createDelegation({ workspace: ws, maxDepth: 0 })).toThrow(/maxDepth must be a positive integer/);
+    expect(() => createDelegation({ guardrails: allowAllGuardrail, workspace: ws, maxDepth: 0 })).toThrow(/maxDepth must be a positive integer/);
     const bad = await skillsDir([{ name: 'ts', source: 'export {}', file: 'skill.ts' }]);
-    const tool = JSON.parse(await createDelegation({ skillsDir: bad, workspace: ws }).delegateTaskTool.execute({ subagent_type: 'ts', instruction_set: 'x', input_data: {} }, {}));
+    const tool = JSON.parse(await createDelegation({ guardrails: allowAllGuardrail, skillsDir: bad, workspace: ws }).delegateTaskTool.execute({ subagent_type: 'ts', instruction_set: 'x', input_data: {} }, {}));
     expect(tool.error_report.code).toBe('ERR_CONFIGURATION');
     expect(tool.error_report.message).toMatch(/Node 20 cannot run TypeScript/);
     await expect(createSkillRegistry(path.join(ws, 'missing')).list()).rejects.toThrow(/cannot be read/);

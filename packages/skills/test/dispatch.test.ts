@@ -8,6 +8,7 @@ import { fakeQueue, scriptedRunner } from './helpers/fake-queue.js';
 import type { AgentScript, ScriptedRunner } from './helpers/fake-queue.js';
 import { scriptedProvider } from './helpers/scripted-model.js';
 import { tempDir } from './helpers/tmp.js';
+import { allowAllGuardrail } from './helpers/guardrail.js';
 
 const ROOT = 'io.baton.test.root';
 const A = 'io.baton.test.a';
@@ -33,11 +34,11 @@ async function cluster(extra: Partial<CreateDelegationOptions> = {}) {
   for (let i = 0; i < 2; i++) {
     const holder: { d?: Delegation } = {};
     const runner = scriptedRunner({ [A]: NESTER, [B]: NESTER, [C]: NESTER, [D]: NESTER }, () => holder.d as Delegation);
-    holder.d = createDelegation({ runner, agents: [A, B, C, D], workspace, dispatch: queue.dispatch, env: {}, ...extra });
+    holder.d = createDelegation({ guardrails: allowAllGuardrail, runner, agents: [A, B, C, D], workspace, dispatch: queue.dispatch, env: {}, ...extra });
     workers.push(holder.d);
     runners.push(runner);
   }
-  const parent = createDelegation({ workspace, dispatch: queue.dispatch, env: {} });
+  const parent = createDelegation({ guardrails: allowAllGuardrail, workspace, dispatch: queue.dispatch, env: {} });
   const ran = () => runners.flatMap((r) => r.runs);
   return { parent, workers, runners, queue, ran };
 }
@@ -193,7 +194,7 @@ describe('runDelegated', () => {
 
 describe('dispatcher failures', () => {
   async function parentWith(dispatch: TaskDispatcher) {
-    return createDelegation({ workspace: await tempDir(), dispatch, env: {} });
+    return createDelegation({ guardrails: allowAllGuardrail, workspace: await tempDir(), dispatch, env: {} });
   }
   const args = { subagent_type: A, instruction_set: 'x', input_data: {} };
 
@@ -271,11 +272,11 @@ describe('dispatch with the real Runner on the workers (offline scripted model)'
       });
       const holder: { runner?: Runner } = {};
       const lazy: SubagentRunner = { run: (req) => (holder.runner as Runner).run(req) };
-      const delegation = createDelegation({ runner: lazy, agents: [A, B], workspace, dispatch: queue.dispatch, env: {} });
+      const delegation = createDelegation({ guardrails: allowAllGuardrail, runner: lazy, agents: [A, B], workspace, dispatch: queue.dispatch, env: {} });
       holder.runner = new Runner({ registry, guardrails: allowAll, modelProvider: models.provider, systemTools: [delegation.delegateTaskTool] });
       workers.push(delegation);
     }
-    const parent = createDelegation({ workspace, dispatch: queue.dispatch, env: {} });
+    const parent = createDelegation({ guardrails: allowAllGuardrail, workspace, dispatch: queue.dispatch, env: {} });
     const res = await parent.delegate({ subagent_type: A, instruction_set: 'Ask b.', input_data: {} }, { agentId: ROOT });
     expect(res).toEqual({ status: 'SUCCESS', output_payload: { from: 'a' } });
     expect(queue.jobs.map((j) => [j.args.subagent_type, j.scope])).toEqual([

@@ -7,6 +7,7 @@ import type { CreateDelegationOptions, Delegation, EditLedger, EditLedgerEntry, 
 import { fakeQueue, scriptedRunner } from './helpers/fake-queue.js';
 import type { AgentScript } from './helpers/fake-queue.js';
 import { tempDir } from './helpers/tmp.js';
+import { allowAllGuardrail } from './helpers/guardrail.js';
 
 const EDITOR = 'io.baton.test.editor';
 const COORDINATOR = 'io.baton.test.coordinator';
@@ -34,7 +35,7 @@ async function setup() {
   };
   const worker = (extra: Partial<CreateDelegationOptions> = {}): Delegation => {
     const holder: { d?: Delegation } = {};
-    holder.d = createDelegation({ runner: scriptedRunner({ [EDITOR]: editor, [COORDINATOR]: coordinator }, () => holder.d as Delegation), agents: [EDITOR, COORDINATOR], workspace, applyEdits: true, env: {}, ...extra });
+    holder.d = createDelegation({ guardrails: allowAllGuardrail, runner: scriptedRunner({ [EDITOR]: editor, [COORDINATOR]: coordinator }, () => holder.d as Delegation), agents: [EDITOR, COORDINATOR], workspace, applyEdits: true, env: {}, ...extra });
     return holder.d;
   };
   const log = () => readFile(path.join(workspace, 'log.txt'), 'utf8');
@@ -190,7 +191,7 @@ describe('crash-safe edits with the edit ledger', () => {
     const workers: Delegation[] = [];
     const queue = fakeQueue(() => workers);
     workers.push(worker({ editLedger: ledger, dispatch: queue.dispatch }), worker({ editLedger: ledger, dispatch: queue.dispatch }));
-    const parent = createDelegation({ workspace, dispatch: queue.dispatch, env: {} });
+    const parent = createDelegation({ guardrails: allowAllGuardrail, workspace, dispatch: queue.dispatch, env: {} });
     const ctx = { agentId: 'io.baton.test.root', idempotencyKey: 'run_9/call_0' };
     expect(await parent.delegate(ARGS, ctx)).toEqual(SUCCESS);
     expect(await parent.delegate(ARGS, ctx)).toEqual(SUCCESS); // the parent's job crashed and re-made the call
@@ -208,7 +209,7 @@ describe('crash-safe edits one level down', () => {
     const workers: Delegation[] = [];
     const queue = fakeQueue(() => workers);
     workers.push(worker({ editLedger: ledger, dispatch: queue.dispatch }), worker({ editLedger: ledger, dispatch: queue.dispatch }));
-    const parent = createDelegation({ workspace, dispatch: queue.dispatch, env: {} });
+    const parent = createDelegation({ guardrails: allowAllGuardrail, workspace, dispatch: queue.dispatch, env: {} });
     const call = { subagent_type: COORDINATOR, instruction_set: 'Get log.txt an entry.', input_data: {} };
     const ctx = { agentId: 'io.baton.test.root', idempotencyKey: 'run_7/call_3' };
     const first = await parent.delegate(call, ctx);

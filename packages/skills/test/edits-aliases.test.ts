@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { applyEdits, createUnifiedDiff, EditError, sha256Hex } from '../src/index.js';
 import type { FileChange } from '../src/index.js';
 import { tempDir } from './helpers/tmp.js';
+import { allowAllGuardrail } from './helpers/guardrail.js';
 
 /** Every reported hash is the hash of what is on disk now (re-read, not trusted). */
 async function expectHashesMatchDisk(ws: string, changes: FileChange[]): Promise<void> {
@@ -78,7 +79,7 @@ describe('through delegation (real subprocess skill, applyEdits)', () => {
     const ws = await workspace();
     const edits = 'FILE: src/a.js\nREPLACE_START\nconst x = 1;\nREPLACE_WITH\nconst x = 10;\nREPLACE_END\nFILE: alias/a.js\nREPLACE_START\nconst y = 2;\nREPLACE_WITH\nconst y = 20;\nREPLACE_END\n';
     const dir = await skillsDir([{ name: 'editor', source: nodeSkill(`return { status: 'SUCCESS', output_payload: { edits: pkg.payload.edits } };`) }]);
-    const d = createDelegation({ skillsDir: dir, workspace: ws, applyEdits: true });
+    const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, applyEdits: true });
     const res = await d.delegate({ subagent_type: 'editor', instruction_set: 'edit', input_data: { edits }, success_criteria: [{ type: 'files_changed', paths: ['src/a.js'] }] });
     expect(res.status).toBe('SUCCESS');
     expect(await readFile(path.join(ws, 'src/a.js'), 'utf8')).toBe('const x = 10;\nconst y = 20;\n');

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createDelegation, createUnifiedDiff, PayloadTooLargeError } from '../src/index.js';
 import { nodeSkill, skillsDir } from './helpers/skills.js';
 import { tempDir } from './helpers/tmp.js';
+import { allowAllGuardrail } from './helpers/guardrail.js';
 
 describe('error codes as in seed 002', () => {
   it('forbidden edits are ERR_CONSTRAINT_VIOLATION at once: no self-correction, nothing written', async () => {
@@ -16,7 +17,7 @@ describe('error codes as in seed 002', () => {
       { name: 'deleter', source: nodeSkill(`(await import('node:fs')).appendFileSync(process.env.OUT + '/deleter', 'x'); return { status: 'SUCCESS', output_payload: { diff: pkg.payload.diff } };`) },
       { name: 'escaper', source: nodeSkill(`(await import('node:fs')).appendFileSync(process.env.OUT + '/escaper', 'x'); return { status: 'SUCCESS', output_payload: { edits: pkg.payload.edits } };`) },
     ]);
-    const d = createDelegation({ skillsDir: dir, workspace: ws, applyEdits: true, skillWritablePaths: [out], skillEnv: { OUT: out } });
+    const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, applyEdits: true, skillWritablePaths: [out], skillEnv: { OUT: out } });
     const del = await d.delegate({ subagent_type: 'deleter', instruction_set: 'delete', input_data: { diff: deletion } });
     expect(del).toMatchObject({ status: 'FAILURE', error_report: { code: 'ERR_CONSTRAINT_VIOLATION' } });
     expect(del.error_report?.message).toMatch(/file_delete/);
@@ -36,7 +37,7 @@ describe('error codes as in seed 002', () => {
     const dir = await skillsDir([
       { name: 'miss', source: nodeSkill(`(await import('node:fs')).appendFileSync(process.env.OUT + '/miss', 'x'); return { status: 'SUCCESS', output_payload: { edits: 'FILE: a.txt\\nREPLACE_START\\ntwo\\nREPLACE_WITH\\nthree\\nREPLACE_END\\n' } };`) },
     ]);
-    const d = createDelegation({ skillsDir: dir, workspace: ws, applyEdits: true, skillWritablePaths: [out], skillEnv: { OUT: out } });
+    const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, applyEdits: true, skillWritablePaths: [out], skillEnv: { OUT: out } });
     const res = await d.delegate({ subagent_type: 'miss', instruction_set: 'x', input_data: {} });
     expect(res.error_report?.code).toBe('ERR_CRITERIA_NOT_MET');
     expect(await readFile(path.join(out, 'miss'), 'utf8')).toBe('xx');
@@ -45,7 +46,7 @@ describe('error codes as in seed 002', () => {
   it("ERR_PAYLOAD_TOO_LARGE says what the payload actually is", async () => {
     const ws = await tempDir();
     const dir = await skillsDir([{ name: 'echo', source: nodeSkill(`return { status: 'SUCCESS', output_payload: {} };`) }]);
-    const d = createDelegation({ skillsDir: dir, workspace: ws });
+    const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws });
     const tool = async (input_data: Record<string, unknown>) => JSON.parse(await d.delegateTaskTool.execute({ subagent_type: 'echo', instruction_set: 'x', input_data }, {})) as { error_report: { code: string; message: string } };
     const prose = Array.from({ length: 1200 }, (_, i) => `Sentence number ${i} of a long report.`).join(' ');
     const cases: Array<[Record<string, unknown>, RegExp]> = [

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createDelegation } from '../src/index.js';
 import { tempDir } from './helpers/tmp.js';
+import { allowAllGuardrail } from './helpers/guardrail.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../../examples/skills', import.meta.url));
 const BUGGY = 'export function add(a, b) {\n  return a - b;\n}\n\nexport function sub(a, b) {\n  return a - b;\n}\n';
@@ -20,7 +21,7 @@ describe('example skills', () => {
   for (const format of ['replace_blocks', 'unified_diff'] as const) {
     it(`coder fixes a bug (${format}); the runtime checks the criteria and applies the edit`, async () => {
       const ws = await buggyWorkspace();
-      const d = createDelegation({ skillsDir: EXAMPLES, workspace: ws, applyEdits: true });
+      const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: EXAMPLES, workspace: ws, applyEdits: true });
       const res = await d.delegate({
         subagent_type: 'coder',
         instruction_set: 'add() subtracts; make it add.',
@@ -40,7 +41,7 @@ describe('example skills', () => {
     execFileSync('git', ['init', '-q'], { cwd: ws });
     execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', 'add', '.'], { cwd: ws });
     execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-q', '-m', 'init'], { cwd: ws });
-    const res = await createDelegation({ skillsDir: EXAMPLES, workspace: ws }).delegate({
+    const res = await createDelegation({ guardrails: allowAllGuardrail, skillsDir: EXAMPLES, workspace: ws }).delegate({
       subagent_type: 'coder',
       instruction_set: 'fix add',
       input_data: { file: 'math.js', find: '  return a - b;\n}\n\nexport function sub', replace: '  return a + b;\n}\n\nexport function sub', format: 'unified_diff' },
@@ -52,14 +53,14 @@ describe('example skills', () => {
 
   it('coder asks for clarification when the text to fix is ambiguous', async () => {
     const ws = await buggyWorkspace();
-    const res = await createDelegation({ skillsDir: EXAMPLES, workspace: ws }).delegate({ subagent_type: 'coder', instruction_set: 'fix', input_data: { file: 'math.js', find: 'return a - b;', replace: 'return a + b;' } });
+    const res = await createDelegation({ guardrails: allowAllGuardrail, skillsDir: EXAMPLES, workspace: ws }).delegate({ subagent_type: 'coder', instruction_set: 'fix', input_data: { file: 'math.js', find: 'return a - b;', replace: 'return a + b;' } });
     expect(res.status).toBe('BLOCKED_AWAITING_CLARIFICATION');
     expect(res.error_report?.message).toMatch(/occurs 2 times/);
   });
 
   it('reviewer approves a small, schema-valid change and rejects a bad one', async () => {
     const ws = await buggyWorkspace();
-    const d = createDelegation({ skillsDir: EXAMPLES, workspace: ws });
+    const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: EXAMPLES, workspace: ws });
     const schema = { type: 'object', required: ['summary'], properties: { summary: { type: 'string', maxLength: 80 } } };
     const edits = 'FILE: math.js\nREPLACE_START\n  return a - b;\nREPLACE_WITH\n  return a + b;\nREPLACE_END\n';
     const ok = await d.delegate({ subagent_type: 'reviewer', instruction_set: 'review', input_data: { edits, output: { summary: 'fix add' }, schema, max_changed_lines: 10, forbid: ['eval\\('] } });
@@ -73,10 +74,10 @@ describe('example skills', () => {
     const ws = await buggyWorkspace();
     await writeFile(path.join(ws, 'junk.tmp'), 'junk\n');
     const args = { subagent_type: 'cleaner', instruction_set: 'delete junk', input_data: { paths: ['junk.tmp'] }, requires_approval: true };
-    const denied = await createDelegation({ skillsDir: EXAMPLES, workspace: ws, applyEdits: true }).delegate(args);
+    const denied = await createDelegation({ guardrails: allowAllGuardrail, skillsDir: EXAMPLES, workspace: ws, applyEdits: true }).delegate(args);
     expect(denied.error_report?.code).toBe('ERR_CONSTRAINT_VIOLATION');
     expect((await readdir(ws)).sort()).toEqual(['junk.tmp', 'math.js']);
-    const approved = await createDelegation({ skillsDir: EXAMPLES, workspace: ws, applyEdits: true, approvals: async () => true }).delegate(args);
+    const approved = await createDelegation({ guardrails: allowAllGuardrail, skillsDir: EXAMPLES, workspace: ws, applyEdits: true, approvals: async () => true }).delegate(args);
     expect(approved.status).toBe('SUCCESS');
     expect(await readdir(ws)).toEqual(['math.js']);
   });

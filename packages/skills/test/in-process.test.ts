@@ -7,6 +7,7 @@ import type { SubagentRunner } from '../src/index.js';
 import { requestText, scriptedProvider } from './helpers/scripted-model.js';
 import type { Script } from './helpers/scripted-model.js';
 import { tempDir } from './helpers/tmp.js';
+import { allowAllGuardrail } from './helpers/guardrail.js';
 
 const PARENT = 'io.baton.test.parent';
 const WORKER = 'io.baton.test.worker';
@@ -25,7 +26,7 @@ async function setup(scripts: Record<string, Script>, opts: { timeoutMs?: number
   // The runner needs delegate_task and delegation needs the runner: bind late.
   const holder: { runner?: Runner } = {};
   const lazy: SubagentRunner = { run: (req) => (holder.runner as Runner).run(req) };
-  const delegation = createDelegation({ runner: lazy, agents: [WORKER], workspace: await tempDir(), ...opts });
+  const delegation = createDelegation({ guardrails: allowAllGuardrail, runner: lazy, agents: [WORKER], workspace: await tempDir(), ...opts });
   const runner = new Runner({ registry, guardrails: allowAll, modelProvider: models.provider, systemTools: [delegation.delegateTaskTool] });
   holder.runner = runner;
   return { runner, delegation, models };

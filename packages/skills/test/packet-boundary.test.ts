@@ -13,6 +13,7 @@ import type { DelegationPacketGate, SubagentRunner } from '../src/index.js';
 import { scriptedProvider } from './helpers/scripted-model.js';
 import { nodeSkill, skillsDir } from './helpers/skills.js';
 import { tempDir } from './helpers/tmp.js';
+import { allowAllGuardrail } from './helpers/guardrail.js';
 
 const WORKER = 'io.baton.test.worker';
 const ECHO = nodeSkill(`return { status: 'SUCCESS', output_payload: { received: pkg } };`);
@@ -49,7 +50,7 @@ describe('delegation packet gate: boundary proof on every subagent path', () => 
   it('a skill process: the hook sees exactly the object the skill received on stdin; a refusal sends nothing', async () => {
     const dir = await skillsDir([{ name: 'echo', source: ECHO }]);
     const { gate, proofs } = recordingGate();
-    const d = createDelegation({ skillsDir: dir, workspace: await tempDir(), packetGate: gate, env: {} });
+    const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: await tempDir(), packetGate: gate, env: {} });
     const res = await d.delegate({ subagent_type: 'echo', instruction_set: 'Echo.', input_data: { allowed: 1, secret: 'PARENT-SECRET-42' } });
     expect(res.status).toBe('SUCCESS');
     const received = res.output_payload.received as Record<string, unknown>;
@@ -57,7 +58,7 @@ describe('delegation packet gate: boundary proof on every subagent path', () => 
     expect(proofs).toEqual([{ kind: 'stdin', digest: digest(received) }]);
 
     const refusing = recordingGate({ refuse: true });
-    const stopped = await createDelegation({ skillsDir: dir, workspace: await tempDir(), packetGate: refusing.gate, env: {} }).delegate({ subagent_type: 'echo', instruction_set: 'Echo.', input_data: { allowed: 1 } });
+    const stopped = await createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: await tempDir(), packetGate: refusing.gate, env: {} }).delegate({ subagent_type: 'echo', instruction_set: 'Echo.', input_data: { allowed: 1 } });
     expect(stopped.status).toBe('FAILURE');
     expect(stopped.error_report?.code).toBe('ERR_CONSTRAINT_VIOLATION');
     expect(stopped.error_report?.message).toMatch(/packet gate refused what would be sent to echo/);
@@ -73,6 +74,7 @@ describe('delegation packet gate: boundary proof on every subagent path', () => 
       const { gate, proofs } = recordingGate({ refuse });
       let sentPackage: unknown;
       const d = createDelegation({
+    guardrails: allowAllGuardrail,
         runner: lazy,
         agents: [WORKER],
         workspace: await tempDir(),

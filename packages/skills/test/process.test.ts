@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createDelegation, runProcess, scrubbedEnv, spawnJson } from '../src/index.js';
 import { nodeSkill, skillsDir } from './helpers/skills.js';
 import { tempDir } from './helpers/tmp.js';
+import { allowAllGuardrail } from './helpers/guardrail.js';
 
 describe('subprocess plumbing', () => {
   it('spawnJson reports each way a process can misbehave', async () => {
@@ -24,7 +25,7 @@ describe('subprocess plumbing', () => {
   it('shutdown() cancels running delegations', async () => {
     const ws = await tempDir();
     const dir = await skillsDir([{ name: 'hang', source: nodeSkill('setInterval(() => {}, 1 << 30); await new Promise(() => {});') }]);
-    const d = createDelegation({ skillsDir: dir, workspace: ws, timeoutMs: 60_000 });
+    const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, timeoutMs: 60_000 });
     // A bare never-settling await would make Node exit 13 ("unsettled top-level await"): keep a
     // timer alive so the skill really hangs until shutdown() kills its process group.
     const pending = d.delegate({ subagent_type: 'hang', instruction_set: 'x', input_data: {} });

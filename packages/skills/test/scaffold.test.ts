@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createDelegation, scaffoldSkill, SkillsInputError } from '../src/index.js';
 import { tempDir } from './helpers/tmp.js';
+import { allowAllGuardrail } from './helpers/guardrail.js';
 
 const require = createRequire(import.meta.url);
 
@@ -22,7 +23,7 @@ describe('scaffoldSkill', () => {
       expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
 
       const ws = await tempDir();
-      const out = await createDelegation({ skillsDir: dir, workspace: ws }).delegate({ subagent_type: `demo-${lang}`, instruction_set: 'Upper-case it', input_data: { text: 'abc' } });
+      const out = await createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws }).delegate({ subagent_type: `demo-${lang}`, instruction_set: 'Upper-case it', input_data: { text: 'abc' } });
       expect(out).toMatchObject({ status: 'SUCCESS', output_payload: { result: 'ABC' } });
     });
   }

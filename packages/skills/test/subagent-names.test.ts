@@ -7,6 +7,7 @@ import type { SkillRegistry, SubagentRunner } from '../src/index.js';
 import { scriptedProvider } from './helpers/scripted-model.js';
 import { nodeSkill, skillsDir } from './helpers/skills.js';
 import { tempDir } from './helpers/tmp.js';
+import { allowAllGuardrail } from './helpers/guardrail.js';
 
 const PARENT = 'io.baton.test.parent';
 const WORKER = 'io.baton.test.worker';
@@ -43,7 +44,7 @@ describe('subagent_type lists skills and agents', () => {
     });
     const holder: { runner?: Runner } = {};
     const lazy: SubagentRunner = { run: (req) => (holder.runner as Runner).run(req) };
-    const delegation = createDelegation({ skillsDir: dir, runner: lazy, agents: [WORKER], workspace: await tempDir() });
+    const delegation = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, runner: lazy, agents: [WORKER], workspace: await tempDir() });
     expect(enumOf(delegation.delegateTaskTool.parameters)).toEqual(['echo', 'lint', WORKER]);
     const tool = { ...delegation.delegateTaskTool, execute: async (a: Record<string, unknown>, c: Parameters<typeof delegation.delegateTaskTool.execute>[1]) => {
       const out = await delegation.delegateTaskTool.execute(a, c);
@@ -61,7 +62,7 @@ describe('subagent_type lists skills and agents', () => {
 
   it('without agents there is no enum (any skill or agent name), as before', async () => {
     const dir = await skillsDir([{ name: 'echo', source: ECHO }]);
-    const d = createDelegation({ skillsDir: dir, workspace: await tempDir() });
+    const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: await tempDir() });
     expect(enumOf(d.delegateTaskTool.parameters)).toBeUndefined();
   });
 
@@ -69,7 +70,7 @@ describe('subagent_type lists skills and agents', () => {
     const dir = await skillsDir([{ name: 'echo', source: ECHO }, { name: 'worker', source: ECHO }]);
     const err = (() => {
       try {
-        createDelegation({ skillsDir: dir, agents: ['worker', WORKER], workspace: dir });
+        createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, agents: ['worker', WORKER], workspace: dir });
         return undefined;
       } catch (e) {
         return e;
@@ -78,14 +79,14 @@ describe('subagent_type lists skills and agents', () => {
     expect(err).toBeInstanceOf(SkillsConfigError);
     expect(err).toMatchObject({ code: 'SUBAGENT_NAME_COLLISION' });
     expect((err as Error).message).toMatch(/"worker" is both a skill and an agent/);
-    expect(() => createDelegation({ skillsDir: dir, agents: [WORKER, WORKER], workspace: dir })).toThrow(/listed twice/);
+    expect(() => createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, agents: [WORKER, WORKER], workspace: dir })).toThrow(/listed twice/);
   });
 
   it('a registry that cannot list names synchronously: no enum, and a collision is refused when it is used', async () => {
     const dir = await skillsDir([{ name: 'worker', source: ECHO }]);
     const inner = createSkillRegistry(dir);
     const asyncOnly: SkillRegistry = { get: (n) => inner.get(n), list: () => inner.list() };
-    const d = createDelegation({ skills: asyncOnly, agents: ['worker'], runner: { run: async () => ({ status: 'completed', response: 'x' }) }, workspace: dir });
+    const d = createDelegation({ guardrails: allowAllGuardrail, skills: asyncOnly, agents: ['worker'], runner: { run: async () => ({ status: 'completed', response: 'x' }) }, workspace: dir });
     expect(enumOf(d.delegateTaskTool.parameters)).toBeUndefined();
     await expect(d.delegate({ subagent_type: 'worker', instruction_set: 'x', input_data: {} })).rejects.toMatchObject({ code: 'SUBAGENT_NAME_COLLISION' });
     const viaTool = JSON.parse(await d.delegateTaskTool.execute({ subagent_type: 'worker', instruction_set: 'x', input_data: {} }, {})) as { error_report: { code: string } };

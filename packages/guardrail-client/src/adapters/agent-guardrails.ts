@@ -1,7 +1,7 @@
 import type { InputGuardrail, InputGuardrailFunctionArgs, OutputGuardrail } from '@openai/agents-core';
 import type { GuardrailValidator } from '@baton/manifest';
 import { outcomeInfo } from './outcome-info.js';
-import { decide } from './decide.js';
+import { adapterChecker, decide } from './decide.js';
 import { createRequestFactory, type GuardrailAdapterOptions } from './request-factory.js';
 
 /** Options for {@link guardrailInputGuardrail}. */
@@ -19,12 +19,13 @@ export interface InputGuardrailAdapterOptions extends GuardrailAdapterOptions {
  */
 export function guardrailInputGuardrail(validator: GuardrailValidator, options: InputGuardrailAdapterOptions = {}): InputGuardrail {
   const factory = createRequestFactory(options);
+  const checker = adapterChecker(validator, options);
   return {
     name: options.name ?? 'baton_guardrail_input',
     runInParallel: options.runInParallel ?? false,
     async execute({ agent, input, context }) {
-      const { request, call } = factory.build('AGENT_INPUT', userText(input), { agentName: agent.name, runContext: context });
-      const response = await decide(validator, request, call);
+      const check = factory.build('AGENT_INPUT', userText(input), { agentName: agent.name, runContext: context });
+      const response = await decide(checker, check);
       const tripped = response.decision === 'BLOCK' || (response.decision === 'MODIFY' && options.onModify !== 'allow');
       return { tripwireTriggered: tripped, outputInfo: outcomeInfo(response) };
     },
@@ -43,12 +44,13 @@ export interface OutputGuardrailAdapterOptions extends GuardrailAdapterOptions {
  */
 export function guardrailOutputGuardrail(validator: GuardrailValidator, options: OutputGuardrailAdapterOptions = {}): OutputGuardrail {
   const factory = createRequestFactory(options);
+  const checker = adapterChecker(validator, options);
   return {
     name: options.name ?? 'baton_guardrail_output',
     async execute({ agent, agentOutput, context }) {
       const text = typeof agentOutput === 'string' ? agentOutput : JSON.stringify(agentOutput ?? null);
-      const { request, call } = factory.build('AGENT_RESPONSE', text, { agentName: agent.name, runContext: context });
-      const response = await decide(validator, request, call);
+      const check = factory.build('AGENT_RESPONSE', text, { agentName: agent.name, runContext: context });
+      const response = await decide(checker, check);
       const tripped = response.decision === 'BLOCK' || (response.decision === 'MODIFY' && options.onModify !== 'allow');
       return { tripwireTriggered: tripped, outputInfo: outcomeInfo(response) };
     },

@@ -1,20 +1,26 @@
-import type { GuardrailCallOptions, GuardrailRequest, GuardrailResponse, GuardrailValidator } from '@baton/manifest';
-import { CLIENT_REASON_CODES } from '../outcomes.js';
-import { verifyResponse } from '../verify-response.js';
+import type { ActionType, GuardrailResponse, GuardrailValidator } from '@baton/manifest';
+import { createGuardrailChecker, type GuardrailChecker, type GuardrailCheckInput } from '../checker.js';
+import type { GuardrailAdapterOptions } from './request-factory.js';
 
-/**
- * Asks the validator and holds the answer to the contract, whatever validator it is (a raw
- * engine, a test double): a throw or an unusable response is a BLOCK that says why.
- */
-export async function decide(validator: GuardrailValidator, request: GuardrailRequest, call: GuardrailCallOptions): Promise<GuardrailResponse> {
-  let body: unknown;
-  try {
-    body = await validator.validate(request, call);
-  } catch (err) {
-    const name = err instanceof Error ? err.name : typeof err;
-    return { action_id: request.action_id, decision: 'BLOCK', reason_code: CLIENT_REASON_CODES.engineError, reason_message: `guardrail validator threw ${name}` };
-  }
-  const verified = verifyResponse(request, body);
-  if (verified.ok) return verified.response;
-  return { action_id: request.action_id, decision: 'BLOCK', reason_code: verified.code, reason_message: verified.message };
+/** The adapter's checker over its validator (the one call path: timeout, verification, fail policy). */
+export function adapterChecker(validator: GuardrailValidator, options: GuardrailAdapterOptions): GuardrailChecker {
+  return createGuardrailChecker({
+    validator,
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.failOpen ? { failOpen: options.failOpen } : {}),
+    ...(options.generateId ? { generateId: options.generateId } : {}),
+  });
+}
+
+/** Checks through the checker and answers in the response's shape (what `outputInfo` reports). */
+export async function decide<A extends ActionType>(checker: GuardrailChecker, input: GuardrailCheckInput<A>): Promise<GuardrailResponse> {
+  const result = await checker.check(input);
+  return {
+    action_id: result.actionId,
+    decision: result.decision,
+    reason_code: result.reasonCode,
+    reason_message: result.reasonMessage,
+    ...(result.decision === 'MODIFY' ? { modified_payload: result.payload } : {}),
+    ...(result.findings ? { findings: result.findings } : {}),
+  };
 }

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { getCurrentSpan, getCurrentTrace, type RunContext } from '@openai/agents-core';
-import type { ActionType, GuardrailCallOptions, GuardrailRequest, TraceRef } from '@baton/manifest';
+import type { ActionType, TraceRef } from '@baton/manifest';
+import type { GuardrailCheckInput, PayloadOf } from '../checker.js';
 import { AgentIdSchema } from '@baton/manifest';
 import { GuardrailClientConfigError } from '../errors.js';
 
@@ -30,15 +31,19 @@ export interface GuardrailAdapterOptions<TContext = unknown> {
   trace?: (runContext: RunContext<TContext>) => AdapterTrace | undefined;
   /** Generates `action_id`s; default `crypto.randomUUID`. */
   generateId?: () => string;
+  /** Budget of one check in milliseconds; default 2000. */
+  timeoutMs?: number;
+  /** Action types whose failed checks are allowed through (never BLOCK decisions); default none. */
+  failOpen?: ActionType[];
 }
 
-/** Builds guardrail requests (and their trace headers) for the adapters. */
+/** Fills in the checker's input (ids, thread, trace headers) around a payload, for the adapters. */
 export interface RequestFactory<TContext = unknown> {
   build<T extends ActionType>(
     actionType: T,
-    payload: Extract<GuardrailRequest, { action_type: T }>['payload'],
+    payload: PayloadOf<T>,
     where: { agentName?: string; runContext?: RunContext<TContext> },
-  ): { request: GuardrailRequest; call: GuardrailCallOptions };
+  ): GuardrailCheckInput<T>;
 }
 
 export function createRequestFactory<TContext>(options: GuardrailAdapterOptions<TContext> = {}): RequestFactory<TContext> {
@@ -51,7 +56,6 @@ export function createRequestFactory<TContext>(options: GuardrailAdapterOptions<
   if (!AgentIdSchema.safeParse(`${prefix}.x`).success) {
     throw new GuardrailClientConfigError(`agentIdPrefix ${JSON.stringify(prefix)} must be lower-case dot-separated labels (e.g. local.agents)`);
   }
-  const generateId = options.generateId ?? randomUUID;
   const threadsByRun = new WeakMap<object, string>();
 
   function threadId(runContext: RunContext<TContext> | undefined): string {
@@ -80,19 +84,16 @@ export function createRequestFactory<TContext>(options: GuardrailAdapterOptions<
   return {
     build(actionType, payload, where) {
       const t = trace(where.runContext);
-      const request = {
-        action_id: generateId(),
-        action_type: actionType,
-        source_agent_id: options.sourceAgentId ?? agentIdFromName(prefix, where.agentName),
-        thread_id: threadId(where.runContext),
-        trace: { trace_id: t.trace_id, span_id: t.span_id },
-        payload,
-      } as GuardrailRequest;
       // Only the flags this W3C version defines are sent; an unsampled trace stays unsampled.
       const flags = (Number.isInteger(t.trace_flags) ? (t.trace_flags as number) : 0) & 0x03;
-      const call: GuardrailCallOptions = { traceparent: `00-${t.trace_id}-${t.span_id}-${flags.toString(16).padStart(2, '0')}` };
-      if (t.tracestate) call.tracestate = t.tracestate;
-      return { request, call };
+      return {
+        actionType,
+        payload,
+        sourceAgentId: options.sourceAgentId ?? agentIdFromName(prefix, where.agentName),
+        threadId: threadId(where.runContext),
+        trace: { trace_id: t.trace_id, span_id: t.span_id },
+        headers: { traceparent: `00-${t.trace_id}-${t.span_id}-${flags.toString(16).padStart(2, '0')}`, ...(t.tracestate ? { tracestate: t.tracestate } : {}) },
+      };
     },
   };
 }

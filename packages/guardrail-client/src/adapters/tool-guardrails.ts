@@ -7,7 +7,7 @@ import {
 } from '@openai/agents-core';
 import { toProtocolName, type GuardrailValidator, type ToolCallPayload } from '@baton/manifest';
 import { outcomeInfo, refusalMessage } from './outcome-info.js';
-import { decide } from './decide.js';
+import { adapterChecker, decide } from './decide.js';
 import { createRequestFactory, type GuardrailAdapterOptions } from './request-factory.js';
 
 /** Options for the tool guardrail adapters. */
@@ -23,6 +23,7 @@ export interface ToolGuardrailAdapterOptions extends GuardrailAdapterOptions {
  */
 export function guardrailToolInputGuardrail(validator: GuardrailValidator, options: ToolGuardrailAdapterOptions = {}): ToolInputGuardrailDefinition {
   const factory = createRequestFactory(options);
+  const checker = adapterChecker(validator, options);
   return defineToolInputGuardrail({
     name: options.name ?? 'baton_guardrail_tool_input',
     async run({ agent, context, toolCall }) {
@@ -31,8 +32,8 @@ export function guardrailToolInputGuardrail(validator: GuardrailValidator, optio
         type: 'function',
         function: { name: toProtocolName(toolCall.name), arguments: toolCall.arguments },
       };
-      const { request, call } = factory.build('TOOL_CALL', payload, { agentName: agent.name, runContext: context });
-      const response = await decide(validator, request, call);
+      const check = factory.build('TOOL_CALL', payload, { agentName: agent.name, runContext: context });
+      const response = await decide(checker, check);
       const info = outcomeInfo(response);
       if (response.decision === 'ALLOW') return ToolGuardrailFunctionOutputFactory.allow(info);
       if (options.behavior === 'throwException') return ToolGuardrailFunctionOutputFactory.throwException(info);
@@ -51,13 +52,14 @@ export function guardrailToolInputGuardrail(validator: GuardrailValidator, optio
  */
 export function guardrailToolOutputGuardrail(validator: GuardrailValidator, options: ToolGuardrailAdapterOptions = {}): ToolOutputGuardrailDefinition {
   const factory = createRequestFactory(options);
+  const checker = adapterChecker(validator, options);
   return defineToolOutputGuardrail({
     name: options.name ?? 'baton_guardrail_tool_output',
     async run({ agent, context, toolCall, output }) {
       const text = typeof output === 'string' ? output : JSON.stringify(output ?? null);
       const payload = { tool_call_id: toolCall.callId, name: toProtocolName(toolCall.name), output: text };
-      const { request, call } = factory.build('TOOL_OUTPUT', payload, { agentName: agent.name, runContext: context });
-      const response = await decide(validator, request, call);
+      const check = factory.build('TOOL_OUTPUT', payload, { agentName: agent.name, runContext: context });
+      const response = await decide(checker, check);
       const info = outcomeInfo(response);
       if (response.decision === 'ALLOW') return ToolGuardrailFunctionOutputFactory.allow(info);
       if (response.decision === 'MODIFY') {

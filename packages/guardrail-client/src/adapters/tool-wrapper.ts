@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FunctionTool } from '@openai/agents-core';
 import { toProtocolName, type GuardrailValidator, type ToolCallPayload } from '@baton/manifest';
 import { refusalMessage } from './outcome-info.js';
-import { decide } from './decide.js';
+import { adapterChecker, decide } from './decide.js';
 import { createRequestFactory, type GuardrailAdapterOptions } from './request-factory.js';
 
 /** Options for {@link withGuardrailedArguments}. */
@@ -20,6 +20,7 @@ export interface GuardedToolOptions extends GuardrailAdapterOptions {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any tool, whatever its context, parameters and result
 export function withGuardrailedArguments<T extends FunctionTool<any, any, any>>(tool: T, validator: GuardrailValidator, options: GuardedToolOptions = {}): T {
   const factory = createRequestFactory(options);
+  const checker = adapterChecker(validator, options);
   const generateId = options.generateId ?? randomUUID;
   const invoke: T['invoke'] = async (runContext, input, details) => {
     const callId = details?.toolCall?.callId ?? `call_${generateId()}`;
@@ -28,8 +29,8 @@ export function withGuardrailedArguments<T extends FunctionTool<any, any, any>>(
       type: 'function',
       function: { name: toProtocolName(tool.name), arguments: input },
     };
-    const { request, call } = factory.build('TOOL_CALL', payload, { ...(options.agentName ? { agentName: options.agentName } : {}), runContext });
-    const response = await decide(validator, request, { ...call, ...(details?.signal ? { signal: details.signal } : {}) });
+    const check = factory.build('TOOL_CALL', payload, { ...(options.agentName ? { agentName: options.agentName } : {}), runContext });
+    const response = await decide(checker, { ...check, ...(details?.signal ? { signal: details.signal } : {}) });
     if (response.decision === 'BLOCK') return refusalMessage('Tool call', response);
     if (response.decision === 'ALLOW') return tool.invoke(runContext, input, details);
     const modifiedArgs = (response.modified_payload as ToolCallPayload).function.arguments;

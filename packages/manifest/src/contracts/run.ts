@@ -1,5 +1,6 @@
 import type { RunAuth } from './auth.js';
 import type { ErrorInfo } from './errors.js';
+import type { HandoffGuardrailCheck } from './handoff-check.js';
 
 /**
  * The runtime contracts of a run: what a run executor is asked and what it answers, the tools it
@@ -87,6 +88,12 @@ export interface HandoffGateRequest {
   /** The authenticated caller. */
   auth: RunAuth;
   traceId?: string;
+  /**
+   * The runner's guardrail check of what crosses (AGENT_HANDOFF): a gate calls it once, on what it
+   * lets cross (e.g. the rendered packet and its state view), so the decision is recorded in the
+   * run's trace, audit and `guardrail_decisions`. The Baton runner always supplies it.
+   */
+  checkHandoff?: HandoffGuardrailCheck;
   /**
    * Tool calls that succeeded on this thread so far, oldest first (the runner fills it in):
    * evidence of what agents read.

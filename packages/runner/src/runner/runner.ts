@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Runner as SdkRunner, type ModelProvider } from '@openai/agents-core';
-import { HANDOFF_PROTOCOL_NAME, type ActionType, type GuardrailValidator, type HandoffPayload } from '@baton/manifest';
+import { HANDOFF_PROTOCOL_NAME, HandoffPayloadSchema, type ActionType, type GuardrailValidator, type HandoffGuardrailCheck, type HandoffPayload } from '@baton/manifest';
 import { trace, type Context, type Tracer } from '@opentelemetry/api';
 import {
   AgentNotFoundError,
@@ -20,6 +20,7 @@ import { ACTIVE_RUN_STATUSES, RUNNER_CRASHED, ThreadNotFoundError, createMemoryT
 import { ABANDONED_RUN_MESSAGE } from '../store/rules.js';
 import type { JsonObject, RunStatus, ThreadStore } from '../store/types.js';
 import { nextStateMergeKey, type AgentRunState, type CallState } from './call-state.js';
+import { createGuardrailChecker, type GuardrailChecker } from '@baton/guardrail-client';
 import { checkGuardrail, type GuardrailCheckerOptions, type RecordedDecision } from './guardrails.js';
 import { runInProcessAgent, type AgentRunOutcome } from './in-process-agent.js';
 import { ArgumentValidator } from './schema-validator.js';
@@ -133,6 +134,7 @@ export class Runner {
   private readonly systemTools: Map<string, SystemTool>;
   private readonly logger: RunnerLogger;
   private readonly toolPolicy: () => Promise<ToolPolicySets>;
+  private readonly checker: GuardrailChecker;
 
   constructor(private readonly options: RunnerOptions) {
     if (!options || typeof options !== 'object') throw new InvalidRunRequestError('new Runner(options): options object is required');
@@ -155,6 +157,7 @@ export class Runner {
     this.sdkRunner = new SdkRunner({ modelProvider: options.modelProvider, tracingDisabled: options.tracing?.agentsSdkTracing !== true });
     this.logger = options.logger ?? noopLogger;
     this.toolPolicy = toolPolicyResolver(options.toolPolicy);
+    this.checker = createGuardrailChecker({ validator: options.guardrails, timeoutMs: this.limits.guardrailTimeoutMs, failOpen: options.guardrailFailOpen ?? [] });
     this.systemTools = new Map();
     for (const [i, st] of (options.systemTools ?? []).entries()) {
       const where = `new Runner(options): systemTools[${i}]`;
@@ -163,6 +166,14 @@ export class Runner {
       this.systemTools.set(st.name, st);
     }
     this.checkConfiguration();
+  }
+
+  /**
+   * The Runner's guardrail checker (its validator, `guardrailTimeoutMs` and `guardrailFailOpen`):
+   * the one call path, for components that check boundaries of their own (delegation).
+   */
+  get guardrailChecker(): GuardrailChecker {
+    return this.checker;
   }
 
   /** The thread store in use (for reading threads, runs, items and audit records). */
@@ -346,12 +357,10 @@ export class Runner {
     let sequence = 0;
     const events = createEventSink([request.onEvent, this.options.onEvent], this.logger);
     const guard: GuardrailCheckerOptions = {
-      validator: this.options.guardrails,
+      checker: this.checker,
       tracing: this.tracing,
       store: this.store,
       writes,
-      timeoutMs: this.limits.guardrailTimeoutMs,
-      failOpen: new Set(this.options.guardrailFailOpen ?? []),
       decisions,
       ...(events.active ? { onDecision: (d: RecordedDecision, runId: string | null) => emitDecision(events, d, runId) } : {}),
     };
@@ -678,6 +687,28 @@ export class Runner {
       // The gate may read the store: everything so far is committed first.
       await call.writes.flush();
       const threadState = await this.store.mergeState(call.threadId, payload.state, mergeKey !== undefined ? { idempotencyKey: mergeKey } : undefined);
+      // What crosses is the gate's, so the gate checks it through the runner's checker (once,
+      // recorded here); a gate that does not is checked by the runner on what it returns.
+      let crossingChecked = false;
+      const checkHandoff: HandoffGuardrailCheck = async (crossing) => {
+        crossingChecked = true;
+        // A gate's bug must not reach the guardrail as a payload it cannot judge (nor fail open on it).
+        if (!HandoffPayloadSchema.safeParse(crossing).success) {
+          call.guard.decisions.push({ action_type: 'AGENT_HANDOFF', decision: 'BLOCK', reason_code: 'HANDOFF_CROSSING_INVALID', agent_id: source.manifest.id });
+          return { decision: 'BLOCK', reasonCode: 'HANDOFF_CROSSING_INVALID', reasonMessage: 'the handoff gate asked to check something that is not a handoff payload' };
+        }
+        const c = await checkGuardrail(call.guard, {
+          actionType: 'AGENT_HANDOFF',
+          payload: crossing,
+          agentId: source.manifest.id,
+          threadId: call.threadId,
+          runId: run.runId,
+          parent: scope.context,
+          signal: call.signal,
+          detail: { 'baton.handoff.target': String(crossing?.target_agent_id), 'baton.handoff.checked': 'crossing' },
+        });
+        return { decision: c.decision, reasonCode: c.reasonCode, reasonMessage: c.reasonMessage };
+      };
       try {
         const toolResults = await successfulToolCalls(this.store, call.threadId);
         prepared = await this.options.handoffGate.prepare({
@@ -691,11 +722,19 @@ export class Runner {
           auth: call.auth,
           traceId: scope.ids.traceId,
           toolResults,
+          checkHandoff,
         });
         input = prepared.input;
       } catch (error) {
         const info = toErrorInfo(error, 'HANDOFF_GATE_FAILED');
         return reject({ code: info.code, message: `handoff gate refused ${source.manifest.id} → ${target.manifest.id}: ${info.message}` }, target.manifest.id);
+      }
+      if (!crossingChecked && (prepared.input !== payload.input || prepared.state !== undefined)) {
+        const crossing = await checkHandoff({ target_agent_id: target.manifest.id, input: prepared.input, state: prepared.state ?? {} });
+        if (crossing.decision !== 'ALLOW') {
+          const e = new HandoffRejectedError(`handoff ${source.manifest.id} → ${target.manifest.id} blocked by guardrail on what crosses (${crossing.reasonCode}): ${crossing.reasonMessage}`, { code: 'HANDOFF_BLOCKED' });
+          return reject({ code: e.code, message: e.message }, target.manifest.id);
+        }
       }
     }
     await call.writes.appendItems(call.threadId, run.runId, [

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { GuardrailValidator } from '@baton/manifest';
+import type { GuardrailRequest, GuardrailValidator } from '@baton/manifest';
 import {
   createFileCaseDataSource,
   createFilePolicyStore,
@@ -52,7 +52,7 @@ describe('packets through the Baton runner (examples: triage → refunds)', () =
     await rm(dir, { recursive: true, force: true });
   });
 
-  async function run(options: { auth?: RunAuth; gate?: Partial<PacketHandoffGateOptions>; input?: string }) {
+  async function run(options: { auth?: RunAuth; gate?: Partial<PacketHandoffGateOptions>; input?: string; guardrails?: GuardrailValidator }) {
     const store = createSqliteThreadStore({ file: join(dir, 'baton.db') });
     const captured: Captured[] = [];
     const tools = ((await import(pathToFileURL(join(EXAMPLES, 'tools/support-tools.mjs')).href)) as { tools: Record<string, ToolImplementation> }).tools;
@@ -67,7 +67,7 @@ describe('packets through the Baton runner (examples: triage → refunds)', () =
     const runner = new Runner({
       registry: await loadAgentRegistry({ dir: join(EXAMPLES, 'agents') }),
       tools,
-      guardrails: allowAllGuardrail(),
+      guardrails: options.guardrails ?? allowAllGuardrail(),
       store,
       modelProvider: await createOfflineModelProvider({ scenario: join(EXAMPLES, 'scenarios/support.scenario.yml') }),
       modelLabel: 'offline model',
@@ -85,6 +85,46 @@ describe('packets through the Baton runner (examples: triage → refunds)', () =
     await store.close();
     return { result, captured, audit };
   }
+
+  it('the packet is checked once, on what crosses, through the runner: real trace ids, in guardrail_decisions and the audit', async () => {
+    const seen: GuardrailRequest[] = [];
+    const recording: GuardrailValidator = {
+      validate: async (request) => {
+        seen.push(structuredClone(request));
+        return { action_id: request.action_id, decision: 'ALLOW', reason_code: 'TEST_ALLOW', reason_message: 'test guardrail' };
+      },
+    };
+    const { result, captured, audit } = await run({ guardrails: recording });
+    expect(result.status).toBe('completed');
+    const handoffs = seen.filter((r) => r.action_type === 'AGENT_HANDOFF');
+    const packetChecks = handoffs.filter((r) => r.action_type === 'AGENT_HANDOFF' && parsePacketInput(r.payload.input) !== undefined);
+    expect(packetChecks).toHaveLength(1);
+    const packetCheck = packetChecks[0]!;
+    if (packetCheck.action_type !== 'AGENT_HANDOFF') throw new Error('unreachable');
+    // What the recipient's model received is exactly what was checked.
+    const first = captured.find((c) => c.agentId === REFUNDS)!.request;
+    expect(userTextOf(first.input)).toBe(packetCheck.payload.input);
+    expect(packetCheck.payload.target_agent_id).toBe(REFUNDS);
+    // The run's trace, and a span that exists in it (the audit names the same span).
+    expect(packetCheck.trace.trace_id).toBe(result.trace_id);
+    expect(result.guardrail_decisions.filter((d) => d.action_type === 'AGENT_HANDOFF')).toHaveLength(handoffs.length);
+    const recorded = audit.filter((a) => a.kind === 'guardrail_decision' && a.data['action_id'] === packetCheck.action_id);
+    expect(recorded).toHaveLength(1);
+    expect(recorded[0]!.data).toMatchObject({ action_type: 'AGENT_HANDOFF', decision: 'ALLOW', trace_id: result.trace_id, span_id: packetCheck.trace.span_id });
+  });
+
+  it('a packet the guardrail blocks never reaches the recipient; the decision is recorded with its reason code', async () => {
+    const blocking: GuardrailValidator = {
+      validate: async (request) =>
+        request.action_type === 'AGENT_HANDOFF' && parsePacketInput(request.payload.input) !== undefined
+          ? { action_id: request.action_id, decision: 'BLOCK', reason_code: 'TEST_PACKET_BLOCK', reason_message: 'blocked packet' }
+          : { action_id: request.action_id, decision: 'ALLOW', reason_code: 'TEST_ALLOW', reason_message: 'test guardrail' },
+    };
+    const { result, captured, audit } = await run({ guardrails: blocking });
+    expect(captured.filter((c) => c.agentId === REFUNDS)).toHaveLength(0);
+    expect(result.guardrail_decisions).toContainEqual(expect.objectContaining({ action_type: 'AGENT_HANDOFF', decision: 'BLOCK', reason_code: 'TEST_PACKET_BLOCK' }));
+    expect(audit.find((a) => a.kind === HANDOFF_DECISION_KIND)?.data).toMatchObject({ decision: 'deny', code: 'TASK_BLOCKED' });
+  });
 
   it('the refunds agent receives only the packet; canaries from get_case never cross; the records reconcile', async () => {
     const { result, captured, audit } = await run({});

@@ -84,7 +84,7 @@ describe('fail closed', () => {
     const result = await runner.run({ agentId: AGENT, input: 'hi' });
     expect(result.status).toBe('failed');
     expect(result.error?.code).toBe('GUARDRAIL_BLOCKED');
-    expect(result.guardrail_decisions[0]).toMatchObject({ decision: 'BLOCK', reason_code: mode === 'throw' ? 'GUARDRAIL_ERROR' : 'GUARDRAIL_INVALID_RESPONSE' });
+    expect(result.guardrail_decisions[0]).toMatchObject({ decision: 'BLOCK', reason_code: mode === 'throw' ? 'GUARDRAIL_ENGINE_ERROR' : 'GUARDRAIL_BAD_RESPONSE' });
     expect(models.requests['helper']).toBeUndefined();
   });
 
@@ -106,7 +106,7 @@ describe('fail closed', () => {
     const { runner } = setup((r) => (r.action_type === 'AGENT_INPUT' ? 'throw' : undefined), undefined, { failOpen: ['AGENT_INPUT'] });
     const result = await runner.run({ agentId: AGENT, input: 'hi' });
     expect(result.status).toBe('completed');
-    expect(result.guardrail_decisions[0]).toMatchObject({ action_type: 'AGENT_INPUT', decision: 'ALLOW', reason_code: 'GUARDRAIL_ERROR_FAIL_OPEN' });
+    expect(result.guardrail_decisions[0]).toMatchObject({ action_type: 'AGENT_INPUT', decision: 'ALLOW', reason_code: 'GUARDRAIL_ENGINE_ERROR' });
   });
 });
 

@@ -16,7 +16,7 @@ import type { EditInput, FileChange } from '../edits/apply-edits.js';
 import { ConstraintViolationError, EditError, SkillsConfigError, SkillsError, SkillsInputError, VagueCriteriaError } from '../errors.js';
 import { entryCommand } from './entry-command.js';
 import { DelegatedTaskSchema, EditLedgerEntrySchema, editsLanded } from './edit-ledger.js';
-import { checkText } from './guardrail-checks.js';
+import { checkText, delegationChecker } from './guardrail-checks.js';
 import { failure } from './outcome.js';
 import type { AttemptOutcome } from './outcome.js';
 import { checkPayloadBounds, resolveFileRefs } from './payload.js';
@@ -172,6 +172,7 @@ export function createDelegation(options: CreateDelegationOptions): Delegation {
     throw new SkillsConfigError('INVALID_OPTIONS', 'createDelegation: workspace is required');
   }
   const workspace = path.resolve(options.workspace);
+  const guardrails = delegationChecker(options.guardrails);
   const maxDepth = positiveInt('maxDepth', options.maxDepth, DEFAULTS.maxDepth);
   const timeoutMs = positiveInt('timeoutMs', options.timeoutMs, DEFAULTS.timeoutMs);
   const maxConcurrency = positiveInt('maxConcurrency', options.maxConcurrency, DEFAULTS.maxConcurrency);
@@ -607,7 +608,7 @@ export function createDelegation(options: CreateDelegationOptions): Delegation {
     }
 
     const signal = AbortSignal.any([stopAll.signal, ...(ctx.signal ? [ctx.signal] : [])]);
-    const inputCheck = await checkText(options.guardrails, 'AGENT_INPUT', target, JSON.stringify({ instruction_set: instructionSet, payload }), { ...ctx, signal });
+    const inputCheck = await checkText(guardrails, 'AGENT_INPUT', target, JSON.stringify({ instruction_set: instructionSet, payload }), { ...ctx, signal });
     if (!inputCheck.ok) return failure('ERR_CONSTRAINT_VIOLATION', `the subagent's input was blocked: ${inputCheck.reason}`);
     if (inputCheck.modified) {
       let redacted: unknown;
@@ -673,7 +674,7 @@ export function createDelegation(options: CreateDelegationOptions): Delegation {
           log.warn('subagent attempt failed', { task_id: taskId, attempt, code: lastError.code });
           continue;
         }
-        const responseCheck = await checkText(options.guardrails, 'AGENT_RESPONSE', target, JSON.stringify(outcome.response), { ...ctx, signal });
+        const responseCheck = await checkText(guardrails, 'AGENT_RESPONSE', target, JSON.stringify(outcome.response), { ...ctx, signal });
         if (!responseCheck.ok) return failure('ERR_CONSTRAINT_VIOLATION', `the subagent's response was blocked: ${responseCheck.reason}`);
         let response = outcome.response;
         if (responseCheck.modified) {

@@ -1,5 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { createGuardrailChecker, type GuardrailChecker } from '@baton/guardrail-client';
 import type { GuardrailValidator } from '@baton/manifest';
+import { SkillsConfigError } from '../errors.js';
 
 const AGENT_ID = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
 
@@ -8,6 +10,22 @@ export function guardrailAgentId(name: string): string {
   if (AGENT_ID.test(name)) return name;
   const label = name.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 63) || 'unnamed';
   return `io.baton.skill.${label}`;
+}
+
+/**
+ * The checker delegation calls through: the one given (the runner's `guardrailChecker`, so its
+ * timeout and fail policy apply) or one over the given validator. Without either, delegation is
+ * refused like the runner refuses to start: Baton never crosses a boundary unchecked.
+ */
+export function delegationChecker(guardrails: GuardrailValidator | GuardrailChecker | undefined): GuardrailChecker {
+  if (guardrails && typeof (guardrails as GuardrailChecker).check === 'function') return guardrails as GuardrailChecker;
+  if (!guardrails || typeof (guardrails as GuardrailValidator).validate !== 'function') {
+    throw new SkillsConfigError(
+      'GUARDRAILS_REQUIRED',
+      'createDelegation: `guardrails` (the runner\'s guardrailChecker, or a GuardrailValidator) is required; delegation never runs without guardrails',
+    );
+  }
+  return createGuardrailChecker({ validator: guardrails as GuardrailValidator });
 }
 
 function traceFrom(traceparent: string | undefined): { trace_id: string; span_id: string } {
@@ -20,33 +38,27 @@ function traceFrom(traceparent: string | undefined): { trace_id: string; span_id
 export type TextCheck = { ok: true; text: string; modified: boolean } | { ok: false; reason: string };
 
 /**
- * Runs an AGENT_INPUT or AGENT_RESPONSE check. Fail closed: a thrown error, or a MODIFY without a
- * string `modified_payload`, is a block.
+ * Runs an AGENT_INPUT or AGENT_RESPONSE check through the checker (which builds the request,
+ * bounds it in time, verifies the answer and applies the fail policy).
  */
 export async function checkText(
-  validator: GuardrailValidator | undefined,
+  checker: GuardrailChecker,
   actionType: 'AGENT_INPUT' | 'AGENT_RESPONSE',
   agent: string,
   text: string,
   opts: { threadId?: string; traceparent?: string; signal?: AbortSignal },
 ): Promise<TextCheck> {
-  if (!validator) return { ok: true, text, modified: false };
-  try {
-    const res = await validator.validate(
-      {
-        action_id: randomUUID(),
-        action_type: actionType,
-        source_agent_id: guardrailAgentId(agent),
-        thread_id: opts.threadId ?? `delegation-${randomUUID()}`,
-        trace: traceFrom(opts.traceparent),
-        payload: text,
-      },
-      { ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.traceparent ? { traceparent: opts.traceparent } : {}) },
-    );
-    if (res.decision === 'ALLOW') return { ok: true, text, modified: false };
-    if (res.decision === 'MODIFY' && typeof res.modified_payload === 'string') return { ok: true, text: res.modified_payload, modified: true };
-    return { ok: false, reason: `${actionType} guardrail ${res.decision === 'MODIFY' ? 'returned an unusable MODIFY' : 'blocked'} (${res.reason_code}): ${res.reason_message}` };
-  } catch (err) {
-    return { ok: false, reason: `${actionType} guardrail failed, so the action is blocked (fail closed): ${(err as Error).message}` };
-  }
+  const res = await checker.check({
+    actionType,
+    payload: text,
+    sourceAgentId: guardrailAgentId(agent),
+    threadId: opts.threadId ?? `delegation-${randomUUID()}`,
+    trace: traceFrom(opts.traceparent),
+    ...(opts.traceparent ? { headers: { traceparent: opts.traceparent } } : {}),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  });
+  if (res.decision === 'ALLOW') return { ok: true, text, modified: false };
+  if (res.decision === 'MODIFY') return { ok: true, text: res.payload, modified: true };
+  const closed = res.failure ? ' (fail closed)' : '';
+  return { ok: false, reason: `${actionType} guardrail blocked${closed} (${res.reasonCode}): ${res.reasonMessage}` };
 }

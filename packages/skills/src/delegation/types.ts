@@ -1,3 +1,4 @@
+import type { GuardrailChecker } from '@baton/guardrail-client';
 import type { GuardrailValidator, ResponsePackage, SkillPackage } from '@baton/manifest';
 import type { BatonLogger, DelegatedTask, EditLedgerEntry, SubagentRunner, SystemTool } from '@baton/manifest/contracts';
 import type { SpawnJsonProcessOptions, SpawnJsonProcessResult } from '@baton/runner/process';
@@ -132,8 +133,13 @@ export interface CreateDelegationOptions {
   timeoutMs?: number;
   /** Concurrent subagents per delegation instance (default 4). */
   maxConcurrency?: number;
-  /** Guardrail for AGENT_INPUT (subagent input) and AGENT_RESPONSE (its yield). */
-  guardrails?: GuardrailValidator;
+  /**
+   * Guardrail for AGENT_INPUT (subagent input) and AGENT_RESPONSE (its yield). Required (like the
+   * runner's): pass the runner's `guardrailChecker` so its timeout and fail policy apply, or a
+   * `GuardrailValidator` (checked through a checker with the defaults: 2 s, fail closed).
+   * Without it `createDelegation` throws `SkillsConfigError` `GUARDRAILS_REQUIRED`.
+   */
+  guardrails: GuardrailValidator | GuardrailChecker;
   /** Packet gate every SkillPackage goes through when set. */
   packetGate?: DelegationPacketGate;
   logger?: DelegationLogger;

@@ -29,6 +29,22 @@ export {
   type HistorySummarizer,
   type HistorySummaryRequest,
 } from './runner/history.js';
+export {
+  ApprovalError,
+  ApprovalDecisionError,
+  ApprovalRunNotFoundError,
+  ApprovalConflictError,
+  ApprovalExpiredError,
+  ThreadAwaitingApprovalError,
+  ApprovalsUnsupportedError,
+  APPROVAL_STATE_INVALID,
+  DEFAULT_APPROVAL_TIMEOUT_MS,
+  DEFAULT_REJECTION,
+  MAX_APPROVAL_REASON_CHARS,
+  type ApprovalPolicy,
+  type ApprovalPolicyRequest,
+  type RunnerApprovalOptions,
+} from './runner/approvals.js';
 export type { RunnerLogger } from './runner/logger.js';
 export type {
   RunAuth,
@@ -45,6 +61,9 @@ export type {
   RunSummary,
   ModelRequestListener,
   GuardrailValidator,
+  RequiredAction,
+  ApprovalDecision,
+  SubmitApprovalsRequest,
 } from './runner/types.js';
 
 export { loadAgentRegistry, type LoadAgentRegistryOptions, type LoadRegistryFromDirOptions, type LoadRegistryFromUrlsOptions } from './registry/load-registry.js';

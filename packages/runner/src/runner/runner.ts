@@ -18,10 +18,10 @@ import {
 import type { AgentRegistry, RegisteredAgent } from '../registry/types.js';
 import { ACTIVE_RUN_STATUSES, RUNNER_CRASHED, ThreadNotFoundError, createMemoryThreadStore } from '../store/index.js';
 import { ABANDONED_RUN_MESSAGE } from '../store/rules.js';
-import type { JsonObject, RunStatus, ThreadStore } from '../store/types.js';
+import type { JsonObject, RunRecord, RunStatus, ThreadStore } from '../store/types.js';
 import { nextStateMergeKey, type AgentRunState, type CallState } from './call-state.js';
 import { checkGuardrail, type GuardrailCheckerOptions, type RecordedDecision } from './guardrails.js';
-import { runInProcessAgent, type AgentRunOutcome } from './in-process-agent.js';
+import { runInProcessAgent, type AgentRunOutcome, type InProcessAgentOptions } from './in-process-agent.js';
 import { ArgumentValidator } from './schema-validator.js';
 import { runSubprocessAgent } from './subprocess-agent.js';
 import { successfulToolCalls } from './tool-evidence.js';
@@ -30,6 +30,23 @@ import { WriteBuffer } from './write-buffer.js';
 import { toolPolicyResolver, type ToolPolicy, type ToolPolicySets } from './taint.js';
 import { loadAgentHistory, type HistorySummarizer } from './history.js';
 import { RunTracing, TRACER_NAME, endSpan } from './tracing.js';
+import {
+  ApprovalConflictError,
+  ApprovalError,
+  ApprovalExpiredError,
+  ApprovalRunNotFoundError,
+  ApprovalsUnsupportedError,
+  ApprovalDecisionError,
+  DEFAULT_APPROVAL_TIMEOUT_MS,
+  APPROVAL_STATE_INVALID,
+  StateSeal,
+  ThreadAwaitingApprovalError,
+  checkDecisions,
+  requiredActionOf,
+  type RunnerApprovalOptions,
+} from './approvals.js';
+import { applyDecisions, approvalDecider, approvalStore, suspendAgentRun } from './approval-flow.js';
+import type { SuspendedRun } from '../store/types.js';
 import { noopLogger, type RunnerLogger } from './logger.js';
 import type {
   HandoffGate,
@@ -41,7 +58,19 @@ import type {
   RunSummary,
   SystemTool,
   ToolImplementation,
+  ApprovalDecision,
+  RequiredAction,
+  SubmitApprovalsRequest,
 } from './types.js';
+
+/** A paused run being resumed by `submitApprovals`: its stored record (taken) and the decisions. */
+interface ResumePlan {
+  runId: string;
+  decisions: ApprovalDecision[];
+  decidedBy: string | undefined;
+  /** Set under the thread lock once the record is taken from the store. */
+  suspended?: SuspendedRun;
+}
 
 
 /** Options for {@link Runner}. */
@@ -83,6 +112,10 @@ export interface RunnerOptions {
   toolPolicy?: ToolPolicy;
   /** Summarises a thread's turns that fall out of an agent's baton.yml `history` window (see README "Threads and history"). */
   summarizeHistory?: HistorySummarizer;
+  /** Resumable approvals: an extra approval rule and the seal of stored run state (see README "Approvals"). */
+  approvals?: RunnerApprovalOptions;
+  /** Clock for approval expiry (default `new Date()`); tests inject one. */
+  clock?: () => Date;
 }
 
 /** Limit defaults, in one place. */
@@ -91,6 +124,7 @@ export const DEFAULT_LIMITS: Required<Omit<RunnerLimits, 'lockLeaseMs'>> & Pick<
   maxHandoffs: 5,
   runTimeoutMs: 120_000,
   guardrailTimeoutMs: 2_000,
+  approvalTimeoutMs: DEFAULT_APPROVAL_TIMEOUT_MS,
   /** Unset: `runTimeoutMs` + 10000. */
   lockLeaseMs: undefined,
 };
@@ -127,6 +161,8 @@ export class Runner {
   private readonly systemTools: Map<string, SystemTool>;
   private readonly logger: RunnerLogger;
   private readonly toolPolicy: () => Promise<ToolPolicySets>;
+  private readonly seal: StateSeal;
+  private readonly clock: () => Date;
 
   constructor(private readonly options: RunnerOptions) {
     if (!options || typeof options !== 'object') throw new InvalidRunRequestError('new Runner(options): options object is required');
@@ -144,6 +180,8 @@ export class Runner {
     this.sdkRunner = new SdkRunner({ modelProvider: options.modelProvider, tracingDisabled: options.tracing?.agentsSdkTracing !== true });
     this.logger = options.logger ?? noopLogger;
     this.toolPolicy = toolPolicyResolver(options.toolPolicy);
+    this.seal = new StateSeal(options.approvals?.stateSecret);
+    this.clock = options.clock ?? (() => new Date());
     this.systemTools = new Map();
     for (const [i, st] of (options.systemTools ?? []).entries()) {
       const where = `new Runner(options): systemTools[${i}]`;
@@ -165,6 +203,11 @@ export class Runner {
       for (const name of agent.deployment.system_tools) {
         if (!this.systemTools.has(name)) {
           problems.push({ file: agent.source, line: 1, col: 1, message: `agent ${agent.manifest.id}: system tool '${name}' (baton.yml system_tools) is not provided to the Runner` });
+        }
+      }
+      for (const name of agent.deployment.approval_required_tools ?? []) {
+        if (!agent.manifest.tools.some((t) => t.function.name === name) && !agent.deployment.system_tools.includes(name)) {
+          problems.push({ file: agent.source, line: 1, col: 1, message: `agent ${agent.manifest.id}: approval_required_tools names '${name}', which is neither a tool in its manifest nor one of its system_tools` });
         }
       }
       for (const t of agent.manifest.tools) {
@@ -189,6 +232,11 @@ export class Runner {
       );
     }
     checkRequestToolsFor(entry, request.systemTools ?? [], this.systemTools);
+    return this.execute(request, entry, undefined);
+  }
+
+  /** `run()` after its checks; with `resume`, continues a paused run instead of starting one. */
+  private async execute(request: RunRequest, entry: RegisteredAgent, resume: ResumePlan | undefined): Promise<RunResult> {
     const rootContext = this.tracing.rootContext(request.traceparent, request.tracestate);
     const root = this.tracing.start('baton.run', rootContext, { 'baton.agent.id': entry.manifest.id, 'baton.depth': request.depth ?? 0 });
 
@@ -222,10 +270,12 @@ export class Runner {
         // A thread this call just created under a store-generated id has no runs (nobody else
         // can know the id yet): nothing abandoned to look for, one store read saved per run.
         if (!ensured.freshGeneratedId) await this.failAbandonedRuns(threadId);
+        if (resume) resume.suspended = await this.claimSuspendedRun(threadId, resume);
+        else if (!ensured.freshGeneratedId) await this.refuseWhileAwaitingApproval(threadId);
         const writes = new WriteBuffer(this.store);
         let outcome: Awaited<ReturnType<Runner['runChain']>>;
         try {
-          outcome = await this.runChain(request, entry, threadId, root.context, controller.signal, () => timedOut, decisions, runs, writes);
+          outcome = await this.runChain(request, entry, threadId, root.context, controller.signal, () => timedOut, decisions, runs, writes, resume);
         } finally {
           await writes.flush();
         }
@@ -244,6 +294,7 @@ export class Runner {
           model: this.options.modelLabel ?? 'custom model provider',
         };
         if (outcome.terminal) result.terminal = outcome.terminal;
+        if (outcome.requiredAction) result.required_action = outcome.requiredAction;
         if (outcome.error) result.error = outcome.error;
         root.span.setAttribute('baton.run.status', outcome.status);
         endSpan(root.span, outcome.error);
@@ -254,6 +305,8 @@ export class Runner {
     } catch (error) {
       // Another tenant's thread is a caller mistake, thrown like an unknown agent.
       if (error instanceof ThreadAccessRefused) throw new ThreadNotFoundError(error.threadId);
+      // Decisions that lost a race or came late, a new run on a paused thread: the caller's answer.
+      if (error instanceof ApprovalError || error instanceof ApprovalsUnsupportedError) throw error;
       // Store failures and lock contention: reported as a failed result, not thrown.
       const cancelled = controller.signal.aborted && !timedOut;
       const info = timedOut
@@ -279,6 +332,94 @@ export class Runner {
     } finally {
       clearTimeout(timer);
       request.signal?.removeEventListener('abort', onCallerAbort);
+    }
+  }
+
+  /**
+   * Decides a run paused in `requires_action` and resumes it: each pending approval approved (the
+   * tool runs, with every guardrail) or rejected (the model gets a refusal and the run goes on).
+   * Throws `ApprovalError`s for caller mistakes: unknown run or another tenant's
+   * (`APPROVAL_RUN_NOT_FOUND`), bad decisions (`APPROVAL_INVALID`), nothing waiting or decided by
+   * a concurrent call (`APPROVAL_CONFLICT`), too late (`APPROVAL_EXPIRED`, the run becomes `expired`).
+   */
+  async submitApprovals(request: SubmitApprovalsRequest): Promise<RunResult> {
+    if (!request || typeof request !== 'object') throw new ApprovalDecisionError('submitApprovals(request): request object is required');
+    const { runId } = request;
+    if (typeof runId !== 'string' || runId.length === 0 || runId.length > 200) throw new ApprovalDecisionError('submitApprovals(request): runId must be a run id (1-200 characters)');
+    const store = approvalStore(this.store);
+    if (!store) throw new ApprovalsUnsupportedError('this thread store cannot keep paused runs, so there is nothing to approve');
+    const record = await store.getRun(runId);
+    const thread = record ? await store.getThread(record.threadId) : undefined;
+    // Another tenant's run and a run that does not exist look the same.
+    if (!record || !thread || thread.tenant !== request.auth?.tenant) throw new ApprovalRunNotFoundError(runId);
+    const suspended = await store.getSuspendedRun(runId);
+    if (!suspended) {
+      if (record.status === 'expired' && record.error?.code === 'APPROVAL_EXPIRED') throw new ApprovalExpiredError(runId, record.error.message.match(/until (\S+);/)?.[1] ?? 'its expiry');
+      throw new ApprovalConflictError(`run ${JSON.stringify(runId)} is ${record.status}; it is not waiting for approval (already decided?)`);
+    }
+    const decisions = checkDecisions(request.decisions, suspended.approvals);
+    if (this.isExpired(suspended)) {
+      await this.expireSuspendedRun(suspended);
+      throw new ApprovalExpiredError(runId, suspended.expiresAt);
+    }
+    const entry = this.registry.get(record.agentId, record.agentVersion);
+    if (!entry) throw new AgentNotFoundError(`run ${runId} was paused in agent ${record.agentId} ${record.agentVersion}, which is no longer registered`);
+    const auth = request.auth ?? {};
+    return this.execute(
+      {
+        agentId: record.agentId,
+        agentVersion: record.agentVersion,
+        input: '',
+        threadId: record.threadId,
+        ...(request.auth ? { auth: request.auth } : {}),
+        ...(request.traceparent ? { traceparent: request.traceparent } : {}),
+        ...(request.tracestate ? { tracestate: request.tracestate } : {}),
+        ...(request.signal ? { signal: request.signal } : {}),
+      },
+      entry,
+      { runId, decisions, decidedBy: auth.subject },
+    );
+  }
+
+  private isExpired(suspended: SuspendedRun): boolean {
+    return this.clock().getTime() >= Date.parse(suspended.expiresAt);
+  }
+
+  /** Takes an expired paused run out of the store and records it `expired`; false when another call took it first. */
+  private async expireSuspendedRun(suspended: SuspendedRun): Promise<boolean> {
+    const taken = await approvalStore(this.store)?.takeSuspendedRun(suspended.runId);
+    if (!taken) return false;
+    await this.store.updateRun(suspended.runId, { status: 'expired', error: { code: 'APPROVAL_EXPIRED', message: `the run waited for approval until ${suspended.expiresAt}; nobody decided in time` } });
+    await this.store.appendAudit({ threadId: suspended.threadId, runId: suspended.runId, kind: 'approval_expired', data: { expires_at: suspended.expiresAt, approvals: suspended.approvals.map((a) => a.id) } });
+    return true;
+  }
+
+  /** Under the thread lock: the paused run to resume, taken from the store so no other call can. */
+  private async claimSuspendedRun(threadId: string, resume: ResumePlan): Promise<SuspendedRun> {
+    const taken = await approvalStore(this.store)?.takeSuspendedRun(resume.runId);
+    if (!taken || taken.threadId !== threadId) throw new ApprovalConflictError(`run ${JSON.stringify(resume.runId)} is no longer waiting for approval: another request decided it first`);
+    if (this.isExpired(taken)) {
+      await this.store.updateRun(taken.runId, { status: 'expired', error: { code: 'APPROVAL_EXPIRED', message: `the run waited for approval until ${taken.expiresAt}; nobody decided in time` } });
+      throw new ApprovalExpiredError(taken.runId, taken.expiresAt);
+    }
+    try {
+      // The record may have been replaced since the decisions were checked (the run paused again).
+      resume.decisions = checkDecisions(resume.decisions, taken.approvals);
+    } catch (error) {
+      const { createdAt: _created, ...again } = taken;
+      await approvalStore(this.store)?.saveSuspendedRun(again);
+      throw error instanceof ApprovalDecisionError ? new ApprovalConflictError(`run ${JSON.stringify(resume.runId)} changed while deciding: ${error.message}`) : error;
+    }
+    return taken;
+  }
+
+  /** Under the thread lock: a paused run blocks new runs on its thread until decided; an expired one is closed. */
+  private async refuseWhileAwaitingApproval(threadId: string): Promise<void> {
+    const store = approvalStore(this.store);
+    if (!store) return;
+    for (const suspended of await store.listSuspendedRuns(threadId)) {
+      if (this.isExpired(suspended)) await this.expireSuspendedRun(suspended);
+      else throw new ThreadAwaitingApprovalError(threadId, suspended.runId);
     }
   }
 
@@ -331,7 +472,8 @@ export class Runner {
     decisions: RecordedDecision[],
     runs: RunSummary[],
     writes: WriteBuffer,
-  ): Promise<{ status: RunStatus; response: string | null; terminal?: { name: string; arguments: JsonObject }; error?: { code: string; message: string } }> {
+    resume?: ResumePlan,
+  ): Promise<{ status: RunStatus; response: string | null; terminal?: { name: string; arguments: JsonObject }; requiredAction?: RequiredAction; error?: { code: string; message: string } }> {
     let sequence = 0;
     const guard: GuardrailCheckerOptions = {
       validator: this.options.guardrails,
@@ -372,15 +514,19 @@ export class Runner {
     const chain: string[] = [];
     let handoffs = 0;
 
+    // The paused run continues under its own id; a handoff from it starts a new one as usual.
+    let resuming = resume?.suspended ? { plan: resume, suspended: resume.suspended } : undefined;
     for (;;) {
       chain.push(agent.manifest.id);
-      const record = await this.store.createRun(threadId, {
-        agentId: agent.manifest.id,
-        agentVersion: agent.manifest.version,
-        parentRunId,
-        status: 'in_progress',
-        traceId: trace.getSpanContext(rootContext)?.traceId ?? null,
-      });
+      const record: RunRecord = resuming
+        ? await this.store.updateRun(resuming.suspended.runId, { status: 'in_progress', error: null })
+        : await this.store.createRun(threadId, {
+            agentId: agent.manifest.id,
+            agentVersion: agent.manifest.version,
+            parentRunId,
+            status: 'in_progress',
+            traceId: trace.getSpanContext(rootContext)?.traceId ?? null,
+          });
       const summary: RunSummary = { run_id: record.id, agent_id: agent.manifest.id, agent_version: agent.manifest.version, status: 'in_progress' };
       runs.push(summary);
       const scope = this.tracing.start('baton.agent_run', rootContext, {
@@ -414,8 +560,12 @@ export class Runner {
         counters: { toolCalls: 0, stateMerges: 0 },
       };
       let outcome: AgentRunOutcome;
+      const resumeNow = resuming;
+      resuming = undefined;
       try {
-        outcome = (await withAbort(signal, this.executeAgent(call, run, input, prepared))).outcome;
+        outcome = resumeNow
+          ? await withAbort(signal, this.launch(call, run, input, undefined, signal, resumeNow))
+          : (await withAbort(signal, this.executeAgent(call, run, input, prepared))).outcome;
       } catch (error) {
         if (!signal.aborted) {
           const info = toErrorInfo(error, 'RUNNER_ERROR');
@@ -435,6 +585,12 @@ export class Runner {
       if (outcome.kind === 'error') {
         await finish('failed', outcome.error);
         return { status: 'failed', response: null, error: outcome.error };
+      }
+      if (outcome.kind === 'interrupted') {
+        const expiresAt = new Date(this.clock().getTime() + this.limits.approvalTimeoutMs).toISOString();
+        const suspended = await suspendAgentRun({ store: this.store, seal: this.seal, call, run, state: outcome.state, calls: outcome.calls, expiresAt });
+        await finish('requires_action');
+        return { status: 'requires_action', response: null, requiredAction: requiredActionOf(suspended) };
       }
       if (outcome.kind === 'terminal') {
         await finish('completed');
@@ -525,9 +681,19 @@ export class Runner {
     return { outcome: await this.launch(call, run, decided.payload, prepared, call.signal), input: decided.payload };
   }
 
-  private launch(call: CallState, run: AgentRunState, input: string, prepared: PreparedHandoff | undefined, signal: AbortSignal): Promise<AgentRunOutcome> {
+  private launch(
+    call: CallState,
+    run: AgentRunState,
+    input: string,
+    prepared: PreparedHandoff | undefined,
+    signal: AbortSignal,
+    resume?: { plan: ResumePlan; suspended: SuspendedRun },
+  ): Promise<AgentRunOutcome> {
     if (run.agent.deployment.mode === 'subprocess') return call.writes.flush().then(() => runSubprocessAgent(call, run, input, { signal, ...(prepared ? { prepared } : {}) }));
     const onRecipient = prepared?.onRecipientModelRequest?.bind(prepared);
+    const { refused, ...approvalHooks } = this.approvalHooks(call, run, resume);
+    // A refused state never reaches the SDK.
+    if (refused !== undefined) return Promise.resolve({ kind: 'error', error: { code: APPROVAL_STATE_INVALID, message: `the paused run's stored state was refused: ${refused}` } });
     return runInProcessAgent(call, run, input, {
       sdkRunner: this.sdkRunner,
       modelProvider: this.options.modelProvider,
@@ -535,8 +701,23 @@ export class Runner {
       blockedError: () => new InputBlockedDuringRace('AGENT_INPUT', 'BLOCK', 'input blocked by guardrail'),
       ...(onRecipient ? { onFirstRequest: onRecipient } : {}),
       // A run reached through a handoff starts at the boundary: its input (the packet) is all it sees.
-      ...(run.ordinal === 0 ? { history: () => this.historyFor(call, run, signal) } : {}),
+      ...(run.ordinal === 0 && !resume ? { history: () => this.historyFor(call, run, signal) } : {}),
+      ...approvalHooks,
     });
+  }
+
+  /** needsApproval for the agent's tools and, when resuming, the restored state with the decisions applied. */
+  private approvalHooks(call: CallState, run: AgentRunState, resume: { plan: ResumePlan; suspended: SuspendedRun } | undefined): Pick<InProcessAgentOptions, 'needsApproval' | 'resume'> & { refused?: string } {
+    const needsApproval = approvalDecider(call, run, this.options.approvals?.policy);
+    const hooks: Pick<InProcessAgentOptions, 'needsApproval' | 'resume'> = needsApproval ? { needsApproval } : {};
+    if (!resume) return hooks;
+    const opened = this.seal.open(resume.suspended.runId, resume.suspended.state);
+    if (!opened.ok) return { ...hooks, refused: opened.reason };
+    hooks.resume = {
+      state: opened.state,
+      apply: (restored) => applyDecisions({ call, run, state: restored, suspended: resume.suspended, decisions: resume.plan.decisions, decidedBy: resume.plan.decidedBy }),
+    };
+    return hooks;
   }
 
   /** The thread's earlier turns as this agent may see them (history.ts), within its baton.yml window. */

@@ -32,6 +32,8 @@ export interface ToolContext {
    * side effects uses it to do its work at most once.
    */
   idempotencyKey?: string;
+  /** Set when a human approved this call (the run paused in `requires_action` and was resumed). */
+  approval?: { id: string; approved: true };
 }
 
 /** A user tool: arguments are already validated against the manifest's JSON Schema. */
@@ -53,6 +55,12 @@ export interface SystemTool {
   execute: ToolImplementation;
   /** Calling a terminal tool ends the run; its arguments become `RunResult.terminal`. */
   terminal?: boolean;
+  /**
+   * Whether a call waits for a human decision (the run pauses in `requires_action`), e.g.
+   * `delegate_task` with `requires_approval: true`. Given the parsed arguments (`{}` when they are
+   * not a JSON object). A throw counts as "needs approval" (fail closed).
+   */
+  needsApproval?: boolean | ((args: Record<string, unknown>, ctx: { agentId: string; threadId: string }) => boolean | Promise<boolean>);
 }
 
 /** Input to a handoff gate: what the runner knows when a handoff is requested. */
@@ -129,6 +137,8 @@ export interface RunnerLimits {
    * run lives, so it only bounds how long a thread stays locked after its process dies.
    */
   lockLeaseMs?: number;
+  /** How long a run paused for approval (`requires_action`) waits for a decision, ms (default 86400000, one day). */
+  approvalTimeoutMs?: number;
 }
 
 /** A request for one run (plus any handoffs it causes). */
@@ -200,6 +210,12 @@ export interface RunResult {
   trace_id: string;
   /** Which model produced this, e.g. "offline model" or "openai:gpt-4.1". */
   model: string;
+  /**
+   * Set when `status` is `requires_action`: the tool calls waiting for a decision. Answer with
+   * `runner.submitApprovals({ runId: required_action.run_id, decisions })` (HTTP:
+   * `POST /v1/runs/:run_id/approvals`) before `expires_at`.
+   */
+  required_action?: RequiredAction;
   /** Why the call did not complete (status `failed`, `expired` or `cancelled`); never payload content. */
   error?: { code: string; message: string };
   /**
@@ -219,6 +235,45 @@ export interface RunResult {
     decision_record_id: string;
     boundary_record_id: string | null;
   }>;
+}
+
+/** What a run paused in `requires_action` waits for (named after the Assistants API's field). */
+export interface RequiredAction {
+  type: 'submit_approvals';
+  /** The paused run (the one to post decisions to). */
+  run_id: string;
+  /** ISO time after which a decision is refused and the run becomes `expired`. */
+  expires_at: string;
+  approvals: Array<{
+    /** Name this in the decision. */
+    id: string;
+    agent_id: string;
+    /** The tool's protocol name. */
+    tool_name: string;
+    /** The call's arguments as the model sent them (JSON text); guardrails check them after approval. */
+    arguments: string;
+    call_id: string;
+  }>;
+}
+
+/** One decision on a pending approval. */
+export interface ApprovalDecision {
+  /** A `required_action.approvals[].id`. */
+  id: string;
+  approve: boolean;
+  /** Shown to the model with a rejection (at most 1000 characters); default a generic refusal. */
+  reason?: string;
+}
+
+/** Input of `runner.submitApprovals()`: a decision for every pending approval of a paused run. */
+export interface SubmitApprovalsRequest {
+  runId: string;
+  decisions: ApprovalDecision[];
+  /** Who decides: must be of the thread's tenant (another tenant's run is "not found"). */
+  auth?: RunAuth;
+  traceparent?: string;
+  tracestate?: string;
+  signal?: AbortSignal;
 }
 
 /** Sink for every model request as sent (capture, audit). */

@@ -98,7 +98,10 @@ export async function applyDecisions(input: {
     if ((raw.arguments ?? '') !== pending.arguments) throw mismatch(`the arguments of call ${JSON.stringify(pending.callId.slice(0, 100))} changed`);
     const decision = decisionOf.get(pending.id);
     if (!decision) throw mismatch(`no decision for ${pending.id}`);
-    if (decision.approve) state.approve(item);
+    if (decision.approve) {
+      state.approve(item);
+      (run.approvedCalls ??= new Map()).set(pending.callId, pending.id);
+    }
     else state.reject(item, { message: decision.reason ?? DEFAULT_REJECTION });
     await call.writes.appendItems(call.threadId, run.runId, [
       { type: 'approval', approval_id: pending.id, call_id: pending.callId, name: pending.toolName, decision: decision.approve ? 'approved' : 'rejected', ...(decision.reason ? { reason: decision.reason } : {}) },

@@ -55,6 +55,8 @@ export interface AgentRunState {
   ordinal: number;
   /** Tool calls and state merges made so far in this agent run (for derived idempotency keys). */
   counters: { toolCalls: number; stateMerges: number };
+  /** Calls a human approved (resumed run): call id → approval id, for `ToolContext.approval`. */
+  approvedCalls?: Map<string, string>;
 }
 
 /** The key of this agent run's next state merge, when the call has an idempotency key. */

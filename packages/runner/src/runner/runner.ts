@@ -217,6 +217,10 @@ export class Runner {
       }
     }
     if (problems.length > 0) throw new RegistryError(problems, { summary: 'runner configuration has problems:' });
+    const approvalsConfigured = this.options.approvals?.policy !== undefined || this.registry.list().some((a) => (a.deployment.approval_required_tools ?? []).length > 0);
+    if (approvalsConfigured && !approvalStore(this.store)) {
+      throw new ApprovalsUnsupportedError('new Runner(options): approvals are configured (baton.yml approval_required_tools or approvals.policy), but the thread store cannot keep paused runs (saveSuspendedRun/getSuspendedRun/listSuspendedRuns/takeSuspendedRun)');
+    }
   }
 
   /** Runs `request.agentId` on a thread (and any agents it hands off to). */
@@ -588,7 +592,15 @@ export class Runner {
       }
       if (outcome.kind === 'interrupted') {
         const expiresAt = new Date(this.clock().getTime() + this.limits.approvalTimeoutMs).toISOString();
-        const suspended = await suspendAgentRun({ store: this.store, seal: this.seal, call, run, state: outcome.state, calls: outcome.calls, expiresAt });
+        let suspended: SuspendedRun;
+        try {
+          suspended = await suspendAgentRun({ store: this.store, seal: this.seal, call, run, state: outcome.state, calls: outcome.calls, expiresAt });
+        } catch (error) {
+          // Not kept means not resumable: the run ends here and the waiting calls never run.
+          const info = toErrorInfo(error, 'APPROVAL_SUSPEND_FAILED');
+          await finish('failed', info);
+          return { status: 'failed', response: null, error: info };
+        }
         await finish('requires_action');
         return { status: 'requires_action', response: null, requiredAction: requiredActionOf(suspended) };
       }

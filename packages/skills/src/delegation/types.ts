@@ -27,6 +27,11 @@ export interface DelegationContext {
    * task_id basis (deterministic) and the edit ledger's key.
    */
   idempotencyKey?: string;
+  /**
+   * Set by the runner when a human approved this very call (the run paused in `requires_action`
+   * and was resumed, see `resumableApprovals`): counts as the approval hook's yes.
+   */
+  approval?: { id: string; approved: true };
 }
 
 /** Where a delegation stands: the parent's depth, the limit, and who is already in the chain. */
@@ -105,6 +110,8 @@ export interface DelegationSystemTool {
   parameters: Record<string, unknown>;
   execute(args: Record<string, unknown>, ctx: DelegationContext): Promise<string>;
   terminal?: boolean;
+  /** The runner pauses a call this says yes to until a human decides (`resumableApprovals`). */
+  needsApproval?: (args: Record<string, unknown>) => boolean;
 }
 
 /** What an in-process subagent run is asked to do (a subset of the runner's `RunRequest`). */
@@ -203,6 +210,14 @@ export interface CreateDelegationOptions {
   workspace: string;
   /** Says yes/no to sensitive capabilities (default: deny). */
   approvals?: ApprovalHook;
+  /**
+   * Ask over the run instead of inside the tool: `delegate_task` calls with
+   * `requires_approval: true` pause the run in `requires_action` (the runner's resumable
+   * approvals, e.g. `POST /v1/runs/:run_id/approvals`), and an approved call counts as a yes
+   * without asking `approvals`. Default false: `approvals` is asked synchronously (the CLI's
+   * terminal prompt). A rejected call never reaches the tool.
+   */
+  resumableApprovals?: boolean;
   /** Maximum delegation depth (default 3). */
   maxDepth?: number;
   /** Hard timeout per subagent attempt, ms (default 60000). */

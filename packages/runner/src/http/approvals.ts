@@ -42,6 +42,22 @@ export async function pendingApprovalsOf(store: ThreadStore, threadId: string): 
   return (await store.listSuspendedRuns(threadId)).map(requiredActionOf);
 }
 
+/**
+ * The thread view with its pending approvals: `pending_approvals` at the top, and each paused
+ * run's entry in `runs` carrying its `required_action`.
+ */
+export function withPendingApprovals<V extends { runs: Array<{ run_id: string }> }>(view: V, pending: RequiredAction[]): V & { pending_approvals: RequiredAction[] } {
+  const byRun = new Map(pending.map((p) => [p.run_id, p]));
+  return {
+    ...view,
+    runs: view.runs.map((r) => {
+      const action = byRun.get(r.run_id);
+      return action ? { ...r, required_action: action } : r;
+    }),
+    pending_approvals: pending,
+  };
+}
+
 /** Registers `POST /v1/runs/:run_id/approvals` on the runner service. */
 export function registerApprovalRoutes(
   app: FastifyInstance,

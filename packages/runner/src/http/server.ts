@@ -12,7 +12,7 @@ import { createCallerResolver, threadVisibleTo } from './caller.js';
 import { mayChooseThreadId, runAuthFor, type Authenticator } from './identity.js';
 import { CreateRunBodySchema, createBearerCheck, describeIssues, isJsonContentType, isLoopbackHost, jsonNestingExceeds } from './request.js';
 import { threadView } from './threads.js';
-import { approvalStatusFor, pendingApprovalsOf, registerApprovalRoutes, type ApprovalsRunner } from './approvals.js';
+import { approvalStatusFor, pendingApprovalsOf, registerApprovalRoutes, withPendingApprovals, type ApprovalsRunner } from './approvals.js';
 
 /** Anything that runs a request: the Baton `Runner`, or a wrapper around it. */
 export interface RunnerLike extends Partial<ApprovalsRunner> {
@@ -264,7 +264,7 @@ export function createRunnerServer(options: RunnerServerOptions): RunnerServer {
       const thread = await store.getThread(id);
       if (!thread || !threadVisibleTo(thread, callers.of(request))) return threadNotFound(reply, id);
       const [runs, items, pending] = await Promise.all([store.listRuns(id), store.listItems(id), pendingApprovalsOf(store, id)]);
-      return reply.code(200).send({ ...threadView(thread, runs, items), pending_approvals: pending });
+      return reply.code(200).send(withPendingApprovals(threadView(thread, runs, items), pending));
     },
   });
 

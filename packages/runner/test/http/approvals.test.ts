@@ -178,7 +178,9 @@ describe('resumable approvals over HTTP', () => {
     expect(pending).toHaveLength(1);
     expect(pending[0]!.run_id).toBe(paused.runId);
     expect(pending[0]!.approvals.map((a) => a.id)).toEqual([paused.approvalId]);
-    expect((thread.body.runs as Array<{ run_id: string; status: string }>).find((r) => r.run_id === paused.runId)?.status).toBe('requires_action');
+    const pausedRun = (thread.body.runs as Array<{ run_id: string; status: string; required_action?: unknown }>).find((r) => r.run_id === paused.runId);
+    expect(pausedRun?.status).toBe('requires_action');
+    expect(pausedRun?.required_action).toEqual(pending[0]);
 
     const done = await call(s.url, TOKEN_A, 'POST', approvalsPath(paused.runId), { decisions: [{ id: paused.approvalId, approve: true }] });
     expect(done.status).toBe(200);
@@ -187,6 +189,7 @@ describe('resumable approvals over HTTP', () => {
 
     const after = await call(s.url, TOKEN_A, 'GET', `/v1/threads/${paused.threadId}`);
     expect(after.body.pending_approvals).toEqual([]);
+    expect((after.body.runs as Array<Record<string, unknown>>).some((r) => 'required_action' in r)).toBe(false);
     expect((after.body.runs as Array<{ run_id: string; status: string }>).find((r) => r.run_id === paused.runId)?.status).toBe('completed');
     const items = (after.body.items as Array<{ item: Record<string, unknown> }>).map((i) => i.item);
     expect(items).toContainEqual(expect.objectContaining({ type: 'approval', approval_id: paused.approvalId, decision: 'approved', name: 'refund_payment' }));

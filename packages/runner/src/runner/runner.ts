@@ -363,7 +363,7 @@ export class Runner {
     }
     const decisions = checkDecisions(request.decisions, suspended.approvals);
     if (this.isExpired(suspended)) {
-      await this.expireSuspendedRun(suspended);
+      if (!(await this.expireSuspendedRun(suspended))) throw new ApprovalConflictError(`run ${JSON.stringify(runId)} is no longer waiting for approval: another request decided it first`);
       throw new ApprovalExpiredError(runId, suspended.expiresAt);
     }
     const entry = this.registry.get(record.agentId, record.agentVersion);

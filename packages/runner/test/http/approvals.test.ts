@@ -236,6 +236,9 @@ describe('resumable approvals over HTTP', () => {
     await bad({ decisions: 'approve' }, 400, 'APPROVAL_INVALID', /decisions must be an array/);
     await bad({ decisions: [], approve_all: true }, 400, 'APPROVAL_INVALID', /unknown field "approve_all"/);
     await bad([1], 400, 'APPROVAL_INVALID', /must be a JSON object/);
+    await bad(`{"decisions":[{"id":"${paused.approvalId}","approve":true,"__proto__":{"approve":false}}]}`, 400, 'APPROVAL_INVALID', /decisions\[0\] has unknown field "__proto__"/);
+    await bad({ decisions: [{ id: `${paused.approvalId}\u200b`, approve: true }] }, 400, 'APPROVAL_INVALID', /is not a pending approval/);
+    await bad({ decisions: [{ id: 'x'.repeat(201), approve: true }] }, 400, 'APPROVAL_INVALID', /decisions\[0\]\.id must be a pending approval id, got a string of 201 characters/);
     await bad('{"decisions": [', 400, 'invalid_json', /not valid JSON/);
     await bad(`{"decisions":${'['.repeat(100)}${']'.repeat(100)}}`, 400, 'json_too_deep', /deeper than 64/);
     const unknownRun = await call(s.url, TOKEN_A, 'POST', approvalsPath('run_missing'), { decisions: [{ id: paused.approvalId, approve: true }] });

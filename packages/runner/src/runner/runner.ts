@@ -31,21 +31,16 @@ import { toolPolicyResolver, type ToolPolicy, type ToolPolicySets } from './tain
 import { loadAgentHistory, type HistorySummarizer } from './history.js';
 import { RunTracing, TRACER_NAME, endSpan } from './tracing.js';
 import {
-  ApprovalConflictError,
   ApprovalError,
-  ApprovalExpiredError,
-  ApprovalRunNotFoundError,
   ApprovalsUnsupportedError,
-  ApprovalDecisionError,
   DEFAULT_APPROVAL_TIMEOUT_MS,
   APPROVAL_STATE_INVALID,
   StateSeal,
-  ThreadAwaitingApprovalError,
-  checkDecisions,
   requiredActionOf,
   type RunnerApprovalOptions,
 } from './approvals.js';
 import { applyDecisions, approvalDecider, approvalStore, suspendAgentRun } from './approval-flow.js';
+import { ApprovalGate, type ResumePlan } from './approval-gate.js';
 import type { SuspendedRun } from '../store/types.js';
 import { noopLogger, type RunnerLogger } from './logger.js';
 import type {
@@ -58,19 +53,10 @@ import type {
   RunSummary,
   SystemTool,
   ToolImplementation,
-  ApprovalDecision,
   RequiredAction,
   SubmitApprovalsRequest,
 } from './types.js';
 
-/** A paused run being resumed by `submitApprovals`: its stored record (taken) and the decisions. */
-interface ResumePlan {
-  runId: string;
-  decisions: ApprovalDecision[];
-  decidedBy: string | undefined;
-  /** Set under the thread lock once the record is taken from the store. */
-  suspended?: SuspendedRun;
-}
 
 
 /** Options for {@link Runner}. */
@@ -163,6 +149,7 @@ export class Runner {
   private readonly toolPolicy: () => Promise<ToolPolicySets>;
   private readonly seal: StateSeal;
   private readonly clock: () => Date;
+  private readonly approvalGate: ApprovalGate;
 
   constructor(private readonly options: RunnerOptions) {
     if (!options || typeof options !== 'object') throw new InvalidRunRequestError('new Runner(options): options object is required');
@@ -182,6 +169,7 @@ export class Runner {
     this.toolPolicy = toolPolicyResolver(options.toolPolicy);
     this.seal = new StateSeal(options.approvals?.stateSecret);
     this.clock = options.clock ?? (() => new Date());
+    this.approvalGate = new ApprovalGate({ store: this.store, clock: this.clock });
     this.systemTools = new Map();
     for (const [i, st] of (options.systemTools ?? []).entries()) {
       const where = `new Runner(options): systemTools[${i}]`;
@@ -274,8 +262,8 @@ export class Runner {
         // A thread this call just created under a store-generated id has no runs (nobody else
         // can know the id yet): nothing abandoned to look for, one store read saved per run.
         if (!ensured.freshGeneratedId) await this.failAbandonedRuns(threadId);
-        if (resume) resume.suspended = await this.claimSuspendedRun(threadId, resume);
-        else if (!ensured.freshGeneratedId) await this.refuseWhileAwaitingApproval(threadId);
+        if (resume) resume.suspended = await this.approvalGate.claim(threadId, resume);
+        else if (!ensured.freshGeneratedId) await this.approvalGate.refuseWhileAwaiting(threadId);
         const writes = new WriteBuffer(this.store);
         let outcome: Awaited<ReturnType<Runner['runChain']>>;
         try {
@@ -347,28 +335,9 @@ export class Runner {
    * a concurrent call (`APPROVAL_CONFLICT`), too late (`APPROVAL_EXPIRED`, the run becomes `expired`).
    */
   async submitApprovals(request: SubmitApprovalsRequest): Promise<RunResult> {
-    if (!request || typeof request !== 'object') throw new ApprovalDecisionError('submitApprovals(request): request object is required');
-    const { runId } = request;
-    if (typeof runId !== 'string' || runId.length === 0 || runId.length > 200) throw new ApprovalDecisionError('submitApprovals(request): runId must be a run id (1-200 characters)');
-    const store = approvalStore(this.store);
-    if (!store) throw new ApprovalsUnsupportedError('this thread store cannot keep paused runs, so there is nothing to approve');
-    const record = await store.getRun(runId);
-    const thread = record ? await store.getThread(record.threadId) : undefined;
-    // Another tenant's run and a run that does not exist look the same.
-    if (!record || !thread || thread.tenant !== request.auth?.tenant) throw new ApprovalRunNotFoundError(runId);
-    const suspended = await store.getSuspendedRun(runId);
-    if (!suspended) {
-      if (record.status === 'expired' && record.error?.code === 'APPROVAL_EXPIRED') throw new ApprovalExpiredError(runId, record.error.message.match(/until (\S+);/)?.[1] ?? 'its expiry');
-      throw new ApprovalConflictError(`run ${JSON.stringify(runId)} is ${record.status}; it is not waiting for approval (already decided?)`);
-    }
-    const decisions = checkDecisions(request.decisions, suspended.approvals);
-    if (this.isExpired(suspended)) {
-      if (!(await this.expireSuspendedRun(suspended))) throw new ApprovalConflictError(`run ${JSON.stringify(runId)} is no longer waiting for approval: another request decided it first`);
-      throw new ApprovalExpiredError(runId, suspended.expiresAt);
-    }
+    const { record, plan } = await this.approvalGate.prepare(request);
     const entry = this.registry.get(record.agentId, record.agentVersion);
-    if (!entry) throw new AgentNotFoundError(`run ${runId} was paused in agent ${record.agentId} ${record.agentVersion}, which is no longer registered`);
-    const auth = request.auth ?? {};
+    if (!entry) throw new AgentNotFoundError(`run ${record.id} was paused in agent ${record.agentId} ${record.agentVersion}, which is no longer registered`);
     return this.execute(
       {
         agentId: record.agentId,
@@ -381,50 +350,8 @@ export class Runner {
         ...(request.signal ? { signal: request.signal } : {}),
       },
       entry,
-      { runId, decisions, decidedBy: auth.subject },
+      plan,
     );
-  }
-
-  private isExpired(suspended: SuspendedRun): boolean {
-    return this.clock().getTime() >= Date.parse(suspended.expiresAt);
-  }
-
-  /** Takes an expired paused run out of the store and records it `expired`; false when another call took it first. */
-  private async expireSuspendedRun(suspended: SuspendedRun): Promise<boolean> {
-    const taken = await approvalStore(this.store)?.takeSuspendedRun(suspended.runId);
-    if (!taken) return false;
-    await this.store.updateRun(suspended.runId, { status: 'expired', error: { code: 'APPROVAL_EXPIRED', message: `the run waited for approval until ${suspended.expiresAt}; nobody decided in time` } });
-    await this.store.appendAudit({ threadId: suspended.threadId, runId: suspended.runId, kind: 'approval_expired', data: { expires_at: suspended.expiresAt, approvals: suspended.approvals.map((a) => a.id) } });
-    return true;
-  }
-
-  /** Under the thread lock: the paused run to resume, taken from the store so no other call can. */
-  private async claimSuspendedRun(threadId: string, resume: ResumePlan): Promise<SuspendedRun> {
-    const taken = await approvalStore(this.store)?.takeSuspendedRun(resume.runId);
-    if (!taken || taken.threadId !== threadId) throw new ApprovalConflictError(`run ${JSON.stringify(resume.runId)} is no longer waiting for approval: another request decided it first`);
-    if (this.isExpired(taken)) {
-      await this.store.updateRun(taken.runId, { status: 'expired', error: { code: 'APPROVAL_EXPIRED', message: `the run waited for approval until ${taken.expiresAt}; nobody decided in time` } });
-      throw new ApprovalExpiredError(taken.runId, taken.expiresAt);
-    }
-    try {
-      // The record may have been replaced since the decisions were checked (the run paused again).
-      resume.decisions = checkDecisions(resume.decisions, taken.approvals);
-    } catch (error) {
-      const { createdAt: _created, ...again } = taken;
-      await approvalStore(this.store)?.saveSuspendedRun(again);
-      throw error instanceof ApprovalDecisionError ? new ApprovalConflictError(`run ${JSON.stringify(resume.runId)} changed while deciding: ${error.message}`) : error;
-    }
-    return taken;
-  }
-
-  /** Under the thread lock: a paused run blocks new runs on its thread until decided; an expired one is closed. */
-  private async refuseWhileAwaitingApproval(threadId: string): Promise<void> {
-    const store = approvalStore(this.store);
-    if (!store) return;
-    for (const suspended of await store.listSuspendedRuns(threadId)) {
-      if (this.isExpired(suspended)) await this.expireSuspendedRun(suspended);
-      else throw new ThreadAwaitingApprovalError(threadId, suspended.runId);
-    }
   }
 
   /**

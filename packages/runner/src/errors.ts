@@ -40,6 +40,14 @@ export const RUNNER_ERROR_CODES = {
   STORE_RUN_FINISHED: 'usage',
   STORE_LOCK_ABORTED: 'usage',
   STORE_SCHEMA_TOO_NEW: 'config',
+  APPROVAL_INVALID: 'usage',
+  APPROVAL_RUN_NOT_FOUND: 'usage',
+  APPROVAL_CONFLICT: 'usage',
+  APPROVAL_EXPIRED: 'usage',
+  RUN_REQUIRES_ACTION: 'usage',
+  APPROVALS_UNSUPPORTED: 'config',
+  APPROVAL_STATE_INVALID: 'internal',
+  APPROVAL_STATE_TOO_LARGE: 'internal',
 } as const satisfies Record<string, ErrorKind>;
 export type RunnerErrorCode = keyof typeof RUNNER_ERROR_CODES;
 

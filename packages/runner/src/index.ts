@@ -31,6 +31,22 @@ export {
   type HistorySummarizer,
   type HistorySummaryRequest,
 } from './runner/history.js';
+export {
+  ApprovalError,
+  ApprovalDecisionError,
+  ApprovalRunNotFoundError,
+  ApprovalConflictError,
+  ApprovalExpiredError,
+  ThreadAwaitingApprovalError,
+  ApprovalsUnsupportedError,
+  APPROVAL_STATE_INVALID,
+  DEFAULT_APPROVAL_TIMEOUT_MS,
+  DEFAULT_REJECTION,
+  MAX_APPROVAL_REASON_CHARS,
+  type ApprovalPolicy,
+  type ApprovalPolicyRequest,
+  type RunnerApprovalOptions,
+} from './runner/approvals.js';
 export type { RunnerLogger } from './runner/logger.js';
 export type {
   RunnerEvent,
@@ -60,6 +76,9 @@ export type {
   RunSummary,
   ModelRequestListener,
   GuardrailValidator,
+  RequiredAction,
+  ApprovalDecision,
+  SubmitApprovalsRequest,
 } from './runner/types.js';
 
 export { loadAgentRegistry, type LoadAgentRegistryOptions, type LoadRegistryFromDirOptions, type LoadRegistryFromUrlsOptions } from './registry/load-registry.js';
@@ -108,6 +127,14 @@ export {
   createHeldLock,
   type HeldLockOptions,
   defaultIdGenerator,
+  checkSuspendedRunInput,
+  MAX_SUSPENDED_STATE_CHARS,
+  MAX_PENDING_APPROVALS,
+  MAX_APPROVAL_ARGUMENTS_CHARS,
+  type SuspendedRunMethods,
+  type PendingApproval,
+  type SuspendedRun,
+  type SaveSuspendedRunInput,
   type SqliteThreadStoreOptions,
   type MemoryThreadStoreOptions,
   type StoreIdKind,

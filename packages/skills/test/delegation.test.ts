@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { GuardrailRequest, GuardrailResponse, GuardrailValidator, SkillPackage } from '@baton/manifest';
+import type { GuardrailRequest, GuardrailResponse, GuardrailValidator, SkillPackage, ResponsePackage } from '@baton/manifest';
 import { createGuardrailChecker, GuardrailCallError } from '@baton/guardrail-client';
 import { describe, expect, it } from 'vitest';
 import { createDelegation, createSkillRegistry, VagueCriteriaError, PayloadTooLargeError, SkillsInputError } from '../src/index.js';
@@ -385,6 +385,30 @@ describe('approvals', () => {
 
     const throwing = await createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, approvals: async () => { throw new Error('tty gone'); } }).delegate({ subagent_type: 'cleaner', instruction_set: 'x', input_data: {}, requires_approval: true });
     expect(throwing.error_report?.code).toBe('ERR_CONSTRAINT_VIOLATION');
+  });
+
+  it('resumableApprovals: delegate_task asks the runner to pause, and a call a human approved needs no hook', async () => {
+    const ws = await tempDir();
+    const dir = await skillsDir([{ name: 'cleaner', source: nodeSkill(`return { status: 'SUCCESS', output_payload: { cleaned: true } };`), capabilities: ['fs_read', 'file_delete'] }]);
+    let asked = 0;
+    const hook = async () => (asked++, false);
+    const args = { subagent_type: 'cleaner', instruction_set: 'clean', input_data: {}, requires_approval: true };
+    const resumable = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, approvals: hook, resumableApprovals: true });
+    expect(resumable.delegateTaskTool.needsApproval?.(args)).toBe(true);
+    expect(resumable.delegateTaskTool.needsApproval?.({ ...args, requires_approval: false })).toBe(false);
+    const approved = JSON.parse(await resumable.delegateTaskTool.execute(args, { approval: { id: 'appr_1', approved: true } })) as ResponsePackage;
+    expect(approved.status).toBe('SUCCESS');
+    expect(asked).toBe(0);
+    // Not approved through the run: the hook decides (here: no).
+    const unapproved = JSON.parse(await resumable.delegateTaskTool.execute(args, {})) as ResponsePackage;
+    expect(unapproved.error_report?.message).toMatch(/approval denied/);
+    expect(asked).toBe(1);
+    // Without the option, the tool neither pauses the run nor trusts ctx.approval.
+    const synchronous = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, approvals: hook });
+    expect(synchronous.delegateTaskTool.needsApproval).toBeUndefined();
+    const ignored = JSON.parse(await synchronous.delegateTaskTool.execute(args, { approval: { id: 'appr_1', approved: true } })) as ResponsePackage;
+    expect(ignored.error_report?.message).toMatch(/approval denied/);
+    expect(asked).toBe(2);
   });
 
   it('read-only work needs no approval', async () => {

@@ -48,10 +48,20 @@ export async function serveAuthenticator(flags: ServeAuthFlags): Promise<{ authe
 
 /** The runner as `baton serve` calls it: the result lists the packets that crossed (when the gate is on). */
 export function packetReportingRunner(options: { runner: RunnerLike; store: Pick<ThreadStore, 'listAudit'>; packets: boolean }): RunnerLike {
+  const submit = options.runner.submitApprovals?.bind(options.runner);
   return {
     async run(request) {
       const result = await options.runner.run(request);
       return options.packets ? withPacketSummaries(options.store, result) : result;
     },
+    // Resumable approvals (POST /v1/runs/:run_id/approvals) pass through when the runner has them.
+    ...(submit
+      ? {
+          async submitApprovals(request: Parameters<typeof submit>[0]) {
+            const result = await submit(request);
+            return options.packets ? withPacketSummaries(options.store, result) : result;
+          },
+        }
+      : {}),
   };
 }

@@ -8,6 +8,7 @@ export { ERROR_KINDS, type ErrorKind, type ErrorInfo, type BatonErrorShape, WIRE
 export {
   RUN_STATUSES,
   type RunStatus,
+  type RequiredAction,
   type JsonObject,
   type ToolContext,
   type ToolImplementation,

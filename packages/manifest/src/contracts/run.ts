@@ -36,6 +36,8 @@ export interface ToolContext {
    * side effects uses it to do its work at most once.
    */
   idempotencyKey?: string;
+  /** Set when a human approved this call (the run paused in `requires_action` and was resumed). */
+  approval?: { id: string; approved: true };
 }
 
 /** A user tool: arguments are already validated against the manifest's JSON Schema. */
@@ -59,6 +61,12 @@ export interface SystemTool<Ctx = ToolContext> {
   execute: ToolImplementation<Ctx>;
   /** Calling a terminal tool ends the run; its arguments become `RunResult.terminal`. */
   terminal?: boolean;
+  /**
+   * Whether a call waits for a human decision (the run pauses in `requires_action`), e.g.
+   * `delegate_task` with `requires_approval: true`. Given the parsed arguments (`{}` when they are
+   * not a JSON object). A throw counts as "needs approval" (fail closed).
+   */
+  needsApproval?: boolean | ((args: Record<string, unknown>, ctx: { agentId: string; threadId: string }) => boolean | Promise<boolean>);
 }
 
 /** A tool call that succeeded on the thread (recorded call and output, no error). */
@@ -200,6 +208,12 @@ export interface RunResult {
   trace_id: string;
   /** Which model produced this, e.g. "offline model" or "openai:gpt-4.1". */
   model: string;
+  /**
+   * Set when `status` is `requires_action`: the tool calls waiting for a decision. Answer with
+   * `runner.submitApprovals({ runId: required_action.run_id, decisions })` (HTTP:
+   * `POST /v1/runs/:run_id/approvals`) before `expires_at`.
+   */
+  required_action?: RequiredAction;
   /** Why the call did not complete (status `failed`, `expired` or `cancelled`); never payload content. */
   error?: ErrorInfo;
   /**
@@ -228,4 +242,23 @@ export interface RunResult {
  */
 export interface RunExecutor<Req = RunRequest, Res = RunResult> {
   run(request: Req): Promise<Res>;
+}
+
+/** What a run paused in `requires_action` waits for (named after the Assistants API's field). */
+export interface RequiredAction {
+  type: 'submit_approvals';
+  /** The paused run (the one to post decisions to). */
+  run_id: string;
+  /** ISO time after which a decision is refused and the run becomes `expired`. */
+  expires_at: string;
+  approvals: Array<{
+    /** Name this in the decision. */
+    id: string;
+    agent_id: string;
+    /** The tool's protocol name. */
+    tool_name: string;
+    /** The call's arguments as the model sent them (JSON text); guardrails check them after approval. */
+    arguments: string;
+    call_id: string;
+  }>;
 }

@@ -13,8 +13,10 @@
  * | `<p>:thread:{<t>}:audit` | list | one JSON audit record per entry |
  * | `<p>:thread:{<t>}:lock` | string | the lock holder (`["<token>","<owner>"]`), with a `PX` lease |
  * | `<p>:run-threads` | hash | run id → thread id (finds a run by id) |
- * | `<p>:active-runs` | hash | run id → thread id for runs `queued`/`in_progress`/`requires_action` |
+ * | `<p>:active-runs` | hash | run id → thread id for runs `queued`/`in_progress` |
  * | `<p>:audit-ids` | set | every audit id (they are unique store-wide) |
+ * | `<p>:thread:{<t>}:suspended` | hash | run id → a run paused for approval (JSON; see suspended-runs.ts) |
+ * | `<p>:suspended-runs` | hash | run id → thread id for runs paused for approval |
  *
  * Ids inside key names are escaped (`%` → `%25`, `:` → `%3A`, `{` → `%7B`, `}` → `%7D`) so no id
  * can forge another key or break the hash tag; hash fields and list entries hold ids verbatim.

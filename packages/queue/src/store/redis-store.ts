@@ -33,6 +33,7 @@ import {
 import { Redis } from 'ioredis';
 import { redactUrl, toStoreError } from './errors.js';
 import { keyLayout } from './keys.js';
+import { redisSuspendedRuns } from './suspended-runs.js';
 import { REDIS_STORE_DEFAULTS, resolveOptions, type RedisThreadStoreOptions, type ResolvedOptions } from './options.js';
 import { ACQUIRE_LOCK, CREATE_RUN, CREATE_THREAD, READ_HASHES, READ_THREAD, RECOVER_RUNS, RELEASE_LOCK, RENEW_LOCK, WRITE, type LuaScript } from './scripts.js';
 
@@ -241,6 +242,7 @@ export function createRedisThreadStore(options: RedisThreadStoreOptions): Thread
   };
 
   const store: ThreadStore = {
+    ...redisSuspendedRuns({ redis, keys, prefix: resolved.prefix, op, now }),
     async createThread(input = {}) {
       return op('createThread', async () => {
         const id = input.id === undefined ? newId('thread') : checkId(input.id, 'thread id');

@@ -2,6 +2,7 @@
 export { createRunnerServer, RUNNER_SERVER_DEFAULTS, type RunnerServer, type RunnerServerOptions, type RunnerLike } from './server.js';
 export { RunnerHttpConfigError, RunnerHttpListenError, type RunnerHttpErrorBody } from './errors.js';
 export { threadView } from './threads.js';
+export { approvalStatusFor, type ApprovalsRunner } from './approvals.js';
 export {
   CHOOSE_THREAD_ID_ROLE,
   IDENTITY_HEADERS,

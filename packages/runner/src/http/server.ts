@@ -14,12 +14,14 @@ import { mayChooseThreadId, runAuthFor, type Authenticator } from './identity.js
 import { CreateRunBodySchema, createBearerCheck, describeIssues, isJsonContentType, isLoopbackHost, jsonNestingExceeds } from './request.js';
 import { threadView } from './threads.js';
 import { answerWithEvents, wantsEventStream, type HttpFailure } from './sse.js';
+import { approvalStatusFor, pendingApprovalsOf, registerApprovalRoutes, withPendingApprovals, type ApprovalsRunner } from './approvals.js';
 
 /**
  * Anything that runs a request: the Baton `Runner`, or a wrapper around it (the one contract,
- * `RunExecutor`, over the runner's request, which adds event listeners and streaming).
+ * `RunExecutor`, over the runner's request, which adds event listeners and streaming), and, to
+ * serve `POST /v1/runs/:run_id/approvals`, the runner's `submitApprovals`.
  */
-export type RunnerLike = RunExecutor<RunRequest, RunResult>;
+export interface RunnerLike extends RunExecutor<RunRequest, RunResult>, Partial<ApprovalsRunner> {}
 
 /** Options for {@link createRunnerServer}. */
 export interface RunnerServerOptions {
@@ -74,6 +76,8 @@ export const RUNNER_SERVER_DEFAULTS = { host: '127.0.0.1', port: 8788, bodyLimit
 
 /** HTTP status for an error the runner threw, by its stable code. */
 function statusFor(code: string): number {
+  const approval = approvalStatusFor(code);
+  if (approval !== undefined) return approval;
   if (code === 'AGENT_NOT_FOUND' || code === 'STORE_THREAD_NOT_FOUND') return 404;
   if (code === 'INVALID_REQUEST' || code === 'STORE_INVALID_INPUT' || code === 'INVALID_TRACEPARENT') return 400;
   if (code === 'STORE_THREAD_BUSY') return 409;
@@ -286,15 +290,17 @@ export function createRunnerServer(options: RunnerServerOptions): RunnerServer {
       if (typeof id !== 'string' || id.length === 0 || id.length > 200) return threadNotFound(reply, id ?? '');
       const thread = await store.getThread(id);
       if (!thread || !threadVisibleTo(thread, callers.of(request))) return threadNotFound(reply, id);
-      const [runs, items] = await Promise.all([store.listRuns(id), store.listItems(id)]);
-      return reply.code(200).send(threadView(thread, runs, items));
+      const [runs, items, pending] = await Promise.all([store.listRuns(id), store.listItems(id), pendingApprovalsOf(store, id)]);
+      return reply.code(200).send(withPendingApprovals(threadView(thread, runs, items), pending));
     },
   });
+
+  registerApprovalRoutes(app, { runner, authorize, caller: (request) => callers.of(request), fail, maxJsonDepth: maxDepth, tracer });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
 
   app.setNotFoundHandler(async (request, reply) =>
-    fail(reply, 404, 'not_found', `no route for ${request.method} ${request.url.slice(0, 200)}; the service serves POST /v1/runs, GET /v1/threads/:id and GET /healthz`),
+    fail(reply, 404, 'not_found', `no route for ${request.method} ${request.url.slice(0, 200)}; the service serves POST /v1/runs, POST /v1/runs/:run_id/approvals, GET /v1/threads/:id and GET /healthz`),
   );
 
   app.setErrorHandler(async (error: FastifyError, request, reply) => {

@@ -41,6 +41,11 @@ export const AgentDeploymentSchema = z
     config: z.record(z.string(), z.unknown()).default({}),
     /** Earlier turns replayed to the model on a thread (in-process agents); unset: 20 turns, no token budget. */
     history: HistoryWindowSchema.optional(),
+    /**
+     * Tools (manifest tools or system tools, by protocol name) whose every call waits for a human
+     * decision: the run pauses in `requires_action` (see README "Approvals"). In-process agents only.
+     */
+    approval_required_tools: z.array(z.string().min(1).max(200)).max(200).optional(),
   })
   .strict()
   .superRefine((value, ctx) => {
@@ -49,6 +54,9 @@ export const AgentDeploymentSchema = z
     }
     if (value.mode === 'in_process' && value.process) {
       ctx.addIssue({ code: 'custom', path: ['process'], message: '`process` is only allowed with mode: subprocess' });
+    }
+    if (value.mode === 'subprocess' && value.approval_required_tools && value.approval_required_tools.length > 0) {
+      ctx.addIssue({ code: 'custom', path: ['approval_required_tools'], message: 'approval_required_tools needs mode: in_process (a subprocess agent calls its tools itself)' });
     }
     const seen = new Set<string>();
     value.handoffs.forEach((target, i) => {
@@ -63,6 +71,8 @@ export const RunnerLimitsConfigSchema = z
     max_handoffs: z.number().int().min(0).max(100).optional(),
     run_timeout_ms: z.number().int().positive().max(86_400_000).optional(),
     guardrail_timeout_ms: z.number().int().positive().max(600_000).optional(),
+    /** How long a run paused for approval (`requires_action`) waits for a decision before it expires (max 30 days). */
+    approval_timeout_ms: z.number().int().positive().max(2_592_000_000).optional(),
   })
   .strict();
 

@@ -90,6 +90,7 @@ export function createAgentRegistry(options: CreateAgentRegistryOptions): AgentR
   if (limitsConfig?.max_handoffs !== undefined) limits.maxHandoffs = limitsConfig.max_handoffs;
   if (limitsConfig?.run_timeout_ms !== undefined) limits.runTimeoutMs = limitsConfig.run_timeout_ms;
   if (limitsConfig?.guardrail_timeout_ms !== undefined) limits.guardrailTimeoutMs = limitsConfig.guardrail_timeout_ms;
+  if (limitsConfig?.approval_timeout_ms !== undefined) limits.approvalTimeoutMs = limitsConfig.approval_timeout_ms;
 
   return {
     limits,

@@ -20,6 +20,8 @@ export interface RegistryLimits {
   maxHandoffs?: number;
   runTimeoutMs?: number;
   guardrailTimeoutMs?: number;
+  /** baton.yml `limits.approval_timeout_ms`: how long a run paused for approval waits. */
+  approvalTimeoutMs?: number;
 }
 
 /** Every agent a runner may run, by id and version. */

@@ -63,6 +63,8 @@ export interface AgentRunState {
   counters: { toolCalls: number; stateMerges: number };
   /** Releases this run's answer text through the AGENT_RESPONSE check (streamed or whole). */
   release: ResponseRelease;
+  /** Calls a human approved (resumed run): call id → approval id, for `ToolContext.approval`. */
+  approvedCalls?: Map<string, string>;
 }
 
 /** The key of this agent run's next state merge, when the call has an idempotency key. */

@@ -1,4 +1,4 @@
-import { Agent, MaxTurnsExceededError, type AgentInputItem, type ModelProvider, type ModelRequest, type Runner as SdkRunner, type RunStreamEvent } from '@openai/agents-core';
+import { Agent, MaxTurnsExceededError, RunState, type AgentInputItem, type ModelProvider, type ModelRequest, type Runner as SdkRunner, type RunStreamEvent } from '@openai/agents-core';
 import type { HandoffPayload } from '@baton/manifest';
 import { toErrorInfo } from '../errors.js';
 import { getModelForAgent } from '../models/agent-model.js';
@@ -6,7 +6,7 @@ import type { JsonObject } from '../store/types.js';
 import type { AgentRunState, CallState } from './call-state.js';
 import { CapturingModel } from './capturing-model.js';
 import { createSdkFunctionTool } from './sdk-tool.js';
-import { executeToolCall, toolSpecsFor } from './tool-calls.js';
+import { executeToolCall, toolSpecsFor, type ToolSpec } from './tool-calls.js';
 import type { ResponseRelease } from './response-release.js';
 
 /** How one agent run ended, before the runner applies AGENT_RESPONSE / AGENT_HANDOFF. */
@@ -14,7 +14,9 @@ export type AgentRunOutcome =
   | { kind: 'final'; text: string | null }
   | { kind: 'handoff'; callId: string; payload: HandoffPayload; ignored: Array<{ callId: string; payload: HandoffPayload }> }
   | { kind: 'terminal'; name: string; arguments: JsonObject }
-  | { kind: 'error'; error: { code: string; message: string } };
+  | { kind: 'error'; error: { code: string; message: string } }
+  /** Paused: tool calls wait for a human decision; `state` is the SDK's `RunState.toString()`. */
+  | { kind: 'interrupted'; state: string; calls: Array<{ callId: string; toolName: string; arguments: string }> };
 
 export interface InProcessAgentOptions {
   sdkRunner: SdkRunner;
@@ -26,6 +28,14 @@ export interface InProcessAgentOptions {
   blockedError: () => Error;
   /** The thread's earlier turns for this agent, sent before `input` (runner/history.ts); absent: none. */
   history?: () => Promise<AgentInputItem[]>;
+  /** Whether a call waits for a human decision (runner/approval-flow.ts); absent: none does. */
+  needsApproval?: (spec: ToolSpec, args: Record<string, unknown>) => Promise<boolean>;
+  /**
+   * Resume a paused run from its serialised state (already unsealed) after `apply` recorded the
+   * decisions on it (`state.approve` / `state.reject`); `apply` throws when the state does not
+   * hold the calls the decisions are for.
+   */
+  resume?: { state: string; apply(state: RunState<unknown, Agent<unknown, 'text'>>): Promise<void> | void };
 }
 
 /**
@@ -36,9 +46,14 @@ export interface InProcessAgentOptions {
 export async function runInProcessAgent(call: CallState, run: AgentRunState, input: string, options: InProcessAgentOptions): Promise<AgentRunOutcome> {
   const { manifest } = run.agent;
   const specs = toolSpecsFor(call, run);
-  const tools = specs.map((spec) =>
-    createSdkFunctionTool(spec.wireName, spec.description, spec.parameters, (raw, callId) => executeToolCall(call, run, spec, raw, callId)),
-  );
+  const decide = options.needsApproval;
+  const tools = specs.map((spec) => {
+    const sdkTool = createSdkFunctionTool(spec.wireName, spec.description, spec.parameters, (raw, callId) => executeToolCall(call, run, spec, raw, callId));
+    if (decide && spec.kind !== 'handoff') {
+      sdkTool.needsApproval = async (_context, input) => decide(spec, input !== null && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {});
+    }
+    return sdkTool;
+  });
   let firstRequest = true;
   let stopCallId: string | undefined;
   try {
@@ -81,16 +96,37 @@ export async function runInProcessAgent(call: CallState, run: AgentRunState, inp
         return { isFinalOutput: false, isInterrupted: undefined };
       },
     });
-    const earlier = options.history ? await options.history() : [];
+    let restored: RunState<unknown, Agent<unknown, 'text'>> | undefined;
+    if (options.resume) {
+      try {
+        restored = await RunState.fromString(agent, options.resume.state);
+      } catch (error) {
+        return { kind: 'error', error: { code: 'APPROVAL_STATE_INVALID', message: `agent ${manifest.id}: the paused run's state cannot be restored: ${toErrorInfo(error).message.slice(0, 300)}` } };
+      }
+      await options.resume.apply(restored);
+    }
+    const earlier = options.history && !restored ? await options.history() : [];
     const modelInput: string | AgentInputItem[] = earlier.length > 0 ? [...earlier, { role: 'user', content: input }] : input;
     let finalOutput: unknown;
+    const sdkInput = restored ?? modelInput;
+    let result;
     if (call.stream) {
-      const streamed = await options.sdkRunner.run(agent, modelInput, { maxTurns: call.maxTurns, signal: options.signal, stream: true });
+      const streamed = await options.sdkRunner.run(agent, sdkInput, { maxTurns: call.maxTurns, signal: options.signal, stream: true });
       await streamAnswer(streamed, run.release, options.signal);
       // A blocked answer stopped the run early: there is no final output to read.
       finalOutput = run.release.blocked ? '' : streamed.finalOutput;
+      result = streamed;
     } else {
-      finalOutput = (await options.sdkRunner.run(agent, modelInput, { maxTurns: call.maxTurns, signal: options.signal })).finalOutput;
+      result = await options.sdkRunner.run(agent, sdkInput, { maxTurns: call.maxTurns, signal: options.signal });
+      finalOutput = result.finalOutput;
+    }
+    if (!run.release.blocked && result.interruptions && result.interruptions.length > 0) {
+      const byWire = new Map(specs.map((s) => [s.wireName, s.protocolName]));
+      const calls = result.interruptions.map((item) => {
+        const raw = item.rawItem as { callId?: string; name?: string; arguments?: string };
+        return { callId: raw.callId ?? '', toolName: byWire.get(raw.name ?? '') ?? raw.name ?? '', arguments: raw.arguments ?? '' };
+      });
+      return { kind: 'interrupted', state: result.state.toString(), calls };
     }
     if (stopCallId !== undefined) {
       const payload = run.handoffRequests.get(stopCallId);

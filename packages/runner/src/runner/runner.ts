@@ -18,11 +18,11 @@ import {
 import type { AgentRegistry, RegisteredAgent } from '../registry/types.js';
 import { ACTIVE_RUN_STATUSES, RUNNER_CRASHED, ThreadNotFoundError, createMemoryThreadStore } from '../store/index.js';
 import { ABANDONED_RUN_MESSAGE } from '../store/rules.js';
-import type { JsonObject, RunStatus, ThreadStore } from '../store/types.js';
+import type { JsonObject, RunRecord, RunStatus, ThreadStore } from '../store/types.js';
 import { nextStateMergeKey, type AgentRunState, type CallState } from './call-state.js';
 import { createGuardrailChecker, type GuardrailChecker } from '@baton/guardrail-client';
 import { checkGuardrail, type GuardrailCheckerOptions, type RecordedDecision } from './guardrails.js';
-import { runInProcessAgent, type AgentRunOutcome } from './in-process-agent.js';
+import { runInProcessAgent, type AgentRunOutcome, type InProcessAgentOptions } from './in-process-agent.js';
 import { ArgumentValidator } from './schema-validator.js';
 import { runSubprocessAgent } from './subprocess-agent.js';
 import { successfulToolCalls } from './tool-evidence.js';
@@ -31,6 +31,18 @@ import { WriteBuffer } from './write-buffer.js';
 import { toolPolicyResolver, type ToolPolicy, type ToolPolicySets } from './taint.js';
 import { loadAgentHistory, type HistorySummarizer } from './history.js';
 import { RunTracing, TRACER_NAME, endSpan } from './tracing.js';
+import {
+  ApprovalError,
+  ApprovalsUnsupportedError,
+  DEFAULT_APPROVAL_TIMEOUT_MS,
+  APPROVAL_STATE_INVALID,
+  StateSeal,
+  requiredActionOf,
+  type RunnerApprovalOptions,
+} from './approvals.js';
+import { applyDecisions, approvalDecider, approvalStore, suspendAgentRun } from './approval-flow.js';
+import { ApprovalGate, type ResumePlan } from './approval-gate.js';
+import type { SuspendedRun } from '../store/types.js';
 import { noopLogger, type RunnerLogger } from './logger.js';
 import { createEventSink, type RunnerEventListener, type RunnerEventSink } from './events.js';
 import { ResponseRelease } from './response-release.js';
@@ -44,7 +56,10 @@ import type {
   RunSummary,
   SystemTool,
   ToolImplementation,
+  RequiredAction,
+  SubmitApprovalsRequest,
 } from './types.js';
+
 
 
 /** Options for {@link Runner}. */
@@ -90,6 +105,10 @@ export interface RunnerOptions {
   onEvent?: RunnerEventListener;
   /** Streamed answers: text without a sentence or line end longer than this is released at its last space (default 400). */
   streamSegmentMaxChars?: number;
+  /** Resumable approvals: an extra approval rule and the seal of stored run state (see README "Approvals"). */
+  approvals?: RunnerApprovalOptions;
+  /** Clock for approval expiry (default `new Date()`); tests inject one. */
+  clock?: () => Date;
 }
 
 /** Limit defaults, in one place. */
@@ -98,6 +117,7 @@ export const DEFAULT_LIMITS: Required<Omit<RunnerLimits, 'lockLeaseMs'>> & Pick<
   maxHandoffs: 5,
   runTimeoutMs: 120_000,
   guardrailTimeoutMs: 2_000,
+  approvalTimeoutMs: DEFAULT_APPROVAL_TIMEOUT_MS,
   /** Unset: `runTimeoutMs` + 10000. */
   lockLeaseMs: undefined,
 };
@@ -135,6 +155,9 @@ export class Runner {
   private readonly logger: RunnerLogger;
   private readonly toolPolicy: () => Promise<ToolPolicySets>;
   private readonly checker: GuardrailChecker;
+  private readonly seal: StateSeal;
+  private readonly clock: () => Date;
+  private readonly approvalGate: ApprovalGate;
 
   constructor(private readonly options: RunnerOptions) {
     if (!options || typeof options !== 'object') throw new InvalidRunRequestError('new Runner(options): options object is required');
@@ -158,6 +181,9 @@ export class Runner {
     this.logger = options.logger ?? noopLogger;
     this.toolPolicy = toolPolicyResolver(options.toolPolicy);
     this.checker = createGuardrailChecker({ validator: options.guardrails, timeoutMs: this.limits.guardrailTimeoutMs, failOpen: options.guardrailFailOpen ?? [] });
+    this.seal = new StateSeal(options.approvals?.stateSecret);
+    this.clock = options.clock ?? (() => new Date());
+    this.approvalGate = new ApprovalGate({ store: this.store, clock: this.clock });
     this.systemTools = new Map();
     for (const [i, st] of (options.systemTools ?? []).entries()) {
       const where = `new Runner(options): systemTools[${i}]`;
@@ -189,6 +215,11 @@ export class Runner {
           problems.push({ file: agent.source, line: 1, col: 1, message: `agent ${agent.manifest.id}: system tool '${name}' (baton.yml system_tools) is not provided to the Runner` });
         }
       }
+      for (const name of agent.deployment.approval_required_tools ?? []) {
+        if (!agent.manifest.tools.some((t) => t.function.name === name) && !agent.deployment.system_tools.includes(name)) {
+          problems.push({ file: agent.source, line: 1, col: 1, message: `agent ${agent.manifest.id}: approval_required_tools names '${name}', which is neither a tool in its manifest nor one of its system_tools` });
+        }
+      }
       for (const t of agent.manifest.tools) {
         if (!this.options.tools?.[t.function.name]) {
           this.logger.warn('tool has no implementation; calls will return an error to the model', { agent_id: agent.manifest.id, tool: t.function.name });
@@ -196,6 +227,10 @@ export class Runner {
       }
     }
     if (problems.length > 0) throw new RegistryError(problems, { summary: 'runner configuration has problems:' });
+    const approvalsConfigured = this.options.approvals?.policy !== undefined || this.registry.list().some((a) => (a.deployment.approval_required_tools ?? []).length > 0);
+    if (approvalsConfigured && !approvalStore(this.store)) {
+      throw new ApprovalsUnsupportedError('new Runner(options): approvals are configured (baton.yml approval_required_tools or approvals.policy), but the thread store cannot keep paused runs (saveSuspendedRun/getSuspendedRun/listSuspendedRuns/takeSuspendedRun)');
+    }
   }
 
   /** Runs `request.agentId` on a thread (and any agents it hands off to). */
@@ -211,6 +246,11 @@ export class Runner {
       );
     }
     checkRequestToolsFor(entry, request.systemTools ?? [], this.systemTools);
+    return this.execute(request, entry, undefined);
+  }
+
+  /** `run()` after its checks; with `resume`, continues a paused run instead of starting one. */
+  private async execute(request: RunRequest, entry: RegisteredAgent, resume: ResumePlan | undefined): Promise<RunResult> {
     const rootContext = this.tracing.rootContext(request.traceparent, request.tracestate);
     const root = this.tracing.start('baton.run', rootContext, { 'baton.agent.id': entry.manifest.id, 'baton.depth': request.depth ?? 0 });
 
@@ -244,10 +284,12 @@ export class Runner {
         // A thread this call just created under a store-generated id has no runs (nobody else
         // can know the id yet): nothing abandoned to look for, one store read saved per run.
         if (!ensured.freshGeneratedId) await this.failAbandonedRuns(threadId);
+        if (resume) resume.suspended = await this.approvalGate.claim(threadId, resume);
+        else if (!ensured.freshGeneratedId) await this.approvalGate.refuseWhileAwaiting(threadId);
         const writes = new WriteBuffer(this.store);
         let outcome: Awaited<ReturnType<Runner['runChain']>>;
         try {
-          outcome = await this.runChain(request, entry, threadId, root.context, controller.signal, () => timedOut, decisions, runs, writes);
+          outcome = await this.runChain(request, entry, threadId, root.context, controller.signal, () => timedOut, decisions, runs, writes, resume);
         } finally {
           await writes.flush();
         }
@@ -266,6 +308,7 @@ export class Runner {
           model: this.options.modelLabel ?? 'custom model provider',
         };
         if (outcome.terminal) result.terminal = outcome.terminal;
+        if (outcome.requiredAction) result.required_action = outcome.requiredAction;
         if (outcome.error) result.error = outcome.error;
         root.span.setAttribute('baton.run.status', outcome.status);
         endSpan(root.span, outcome.error);
@@ -276,6 +319,8 @@ export class Runner {
     } catch (error) {
       // Another tenant's thread is a caller mistake, thrown like an unknown agent.
       if (error instanceof ThreadAccessRefused) throw new ThreadNotFoundError(error.threadId);
+      // Decisions that lost a race or came late, a new run on a paused thread: the caller's answer.
+      if (error instanceof ApprovalError || error instanceof ApprovalsUnsupportedError) throw error;
       // Store failures and lock contention: reported as a failed result, not thrown.
       const cancelled = controller.signal.aborted && !timedOut;
       const info = timedOut
@@ -302,6 +347,33 @@ export class Runner {
       clearTimeout(timer);
       request.signal?.removeEventListener('abort', onCallerAbort);
     }
+  }
+
+  /**
+   * Decides a run paused in `requires_action` and resumes it: each pending approval approved (the
+   * tool runs, with every guardrail) or rejected (the model gets a refusal and the run goes on).
+   * Throws `ApprovalError`s for caller mistakes: unknown run or another tenant's
+   * (`APPROVAL_RUN_NOT_FOUND`), bad decisions (`APPROVAL_INVALID`), nothing waiting or decided by
+   * a concurrent call (`APPROVAL_CONFLICT`), too late (`APPROVAL_EXPIRED`, the run becomes `expired`).
+   */
+  async submitApprovals(request: SubmitApprovalsRequest): Promise<RunResult> {
+    const { record, plan } = await this.approvalGate.prepare(request);
+    const entry = this.registry.get(record.agentId, record.agentVersion);
+    if (!entry) throw new AgentNotFoundError(`run ${record.id} was paused in agent ${record.agentId} ${record.agentVersion}, which is no longer registered`);
+    return this.execute(
+      {
+        agentId: record.agentId,
+        agentVersion: record.agentVersion,
+        input: '',
+        threadId: record.threadId,
+        ...(request.auth ? { auth: request.auth } : {}),
+        ...(request.traceparent ? { traceparent: request.traceparent } : {}),
+        ...(request.tracestate ? { tracestate: request.tracestate } : {}),
+        ...(request.signal ? { signal: request.signal } : {}),
+      },
+      entry,
+      plan,
+    );
   }
 
   /**
@@ -353,7 +425,8 @@ export class Runner {
     decisions: RecordedDecision[],
     runs: RunSummary[],
     writes: WriteBuffer,
-  ): Promise<{ status: RunStatus; response: string | null; terminal?: { name: string; arguments: JsonObject }; error?: { code: string; message: string } }> {
+    resume?: ResumePlan,
+  ): Promise<{ status: RunStatus; response: string | null; terminal?: { name: string; arguments: JsonObject }; requiredAction?: RequiredAction; error?: { code: string; message: string } }> {
     let sequence = 0;
     const events = createEventSink([request.onEvent, this.options.onEvent], this.logger);
     const guard: GuardrailCheckerOptions = {
@@ -399,17 +472,21 @@ export class Runner {
     // The honoured handoff that leads to the next run, reported once that run exists.
     let handedOff: { from_run_id: string; from_agent_id: string } | undefined;
 
+    // The paused run continues under its own id; a handoff from it starts a new one as usual.
+    let resuming = resume?.suspended ? { plan: resume, suspended: resume.suspended } : undefined;
     for (;;) {
       chain.push(agent.manifest.id);
-      let record: Awaited<ReturnType<ThreadStore['createRun']>>;
+      let record: RunRecord;
       try {
-        record = await this.store.createRun(threadId, {
-          agentId: agent.manifest.id,
-          agentVersion: agent.manifest.version,
-          parentRunId,
-          status: 'in_progress',
-          traceId: trace.getSpanContext(rootContext)?.traceId ?? null,
-        });
+        record = resuming
+          ? await this.store.updateRun(resuming.suspended.runId, { status: 'in_progress', error: null })
+          : await this.store.createRun(threadId, {
+              agentId: agent.manifest.id,
+              agentVersion: agent.manifest.version,
+              parentRunId,
+              status: 'in_progress',
+              traceId: trace.getSpanContext(rootContext)?.traceId ?? null,
+            });
       } catch (error) {
         if (handedOff) events.emit({ type: 'handoff', thread_id: threadId, ...handedOff, to_agent_id: agent.manifest.id });
         throw error;
@@ -451,8 +528,12 @@ export class Runner {
         release: this.responseRelease(guard, events, agent.manifest.id, threadId, record.id, scope.context, signal),
       };
       let outcome: AgentRunOutcome;
+      const resumeNow = resuming;
+      resuming = undefined;
       try {
-        outcome = (await withAbort(signal, this.executeAgent(call, run, input, prepared))).outcome;
+        outcome = resumeNow
+          ? await withAbort(signal, this.launch(call, run, input, undefined, signal, resumeNow))
+          : (await withAbort(signal, this.executeAgent(call, run, input, prepared))).outcome;
       } catch (error) {
         if (!signal.aborted) {
           const info = toErrorInfo(error, 'RUNNER_ERROR');
@@ -472,6 +553,20 @@ export class Runner {
       if (outcome.kind === 'error') {
         await finish('failed', outcome.error);
         return { status: 'failed', response: null, error: outcome.error };
+      }
+      if (outcome.kind === 'interrupted') {
+        const expiresAt = new Date(this.clock().getTime() + this.limits.approvalTimeoutMs).toISOString();
+        let suspended: SuspendedRun;
+        try {
+          suspended = await suspendAgentRun({ store: this.store, seal: this.seal, call, run, state: outcome.state, calls: outcome.calls, expiresAt });
+        } catch (error) {
+          // Not kept means not resumable: the run ends here and the waiting calls never run.
+          const info = toErrorInfo(error, 'APPROVAL_SUSPEND_FAILED');
+          await finish('failed', info);
+          return { status: 'failed', response: null, error: info };
+        }
+        await finish('requires_action');
+        return { status: 'requires_action', response: null, requiredAction: requiredActionOf(suspended) };
       }
       if (outcome.kind === 'terminal') {
         await finish('completed');
@@ -572,9 +667,19 @@ export class Runner {
     return { outcome: await this.launch(call, run, decided.payload, prepared, call.signal), input: decided.payload };
   }
 
-  private launch(call: CallState, run: AgentRunState, input: string, prepared: PreparedHandoff | undefined, signal: AbortSignal): Promise<AgentRunOutcome> {
+  private launch(
+    call: CallState,
+    run: AgentRunState,
+    input: string,
+    prepared: PreparedHandoff | undefined,
+    signal: AbortSignal,
+    resume?: { plan: ResumePlan; suspended: SuspendedRun },
+  ): Promise<AgentRunOutcome> {
     if (run.agent.deployment.mode === 'subprocess') return call.writes.flush().then(() => runSubprocessAgent(call, run, input, { signal, ...(prepared ? { prepared } : {}) }));
     const onRecipient = prepared?.onRecipientModelRequest?.bind(prepared);
+    const { refused, ...approvalHooks } = this.approvalHooks(call, run, resume);
+    // A refused state never reaches the SDK.
+    if (refused !== undefined) return Promise.resolve({ kind: 'error', error: { code: APPROVAL_STATE_INVALID, message: `the paused run's stored state was refused: ${refused}` } });
     return runInProcessAgent(call, run, input, {
       sdkRunner: this.sdkRunner,
       modelProvider: this.options.modelProvider,
@@ -582,8 +687,23 @@ export class Runner {
       blockedError: () => new InputBlockedDuringRace('AGENT_INPUT', 'BLOCK', 'input blocked by guardrail'),
       ...(onRecipient ? { onFirstRequest: onRecipient } : {}),
       // A run reached through a handoff starts at the boundary: its input (the packet) is all it sees.
-      ...(run.ordinal === 0 ? { history: () => this.historyFor(call, run, signal) } : {}),
+      ...(run.ordinal === 0 && !resume ? { history: () => this.historyFor(call, run, signal) } : {}),
+      ...approvalHooks,
     });
+  }
+
+  /** needsApproval for the agent's tools and, when resuming, the restored state with the decisions applied. */
+  private approvalHooks(call: CallState, run: AgentRunState, resume: { plan: ResumePlan; suspended: SuspendedRun } | undefined): Pick<InProcessAgentOptions, 'needsApproval' | 'resume'> & { refused?: string } {
+    const needsApproval = approvalDecider(call, run, this.options.approvals?.policy);
+    const hooks: Pick<InProcessAgentOptions, 'needsApproval' | 'resume'> = needsApproval ? { needsApproval } : {};
+    if (!resume) return hooks;
+    const opened = this.seal.open(resume.suspended.runId, resume.suspended.state);
+    if (!opened.ok) return { ...hooks, refused: opened.reason };
+    hooks.resume = {
+      state: opened.state,
+      apply: (restored) => applyDecisions({ call, run, state: restored, suspended: resume.suspended, decisions: resume.plan.decisions, decidedBy: resume.plan.decidedBy }),
+    };
+    return hooks;
   }
 
   /** The thread's earlier turns as this agent may see them (history.ts), within its baton.yml window. */

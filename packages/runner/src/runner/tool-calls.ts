@@ -194,6 +194,7 @@ export async function executeToolCall(call: CallState, run: AgentRunState, spec:
       auth: call.auth,
       fetch: fetchWithTraceHeaders(scope.context, call.fetch),
       ...headers,
+      ...(run.approvedCalls?.has(callId) ? { approval: { id: run.approvedCalls.get(callId) as string, approved: true as const } } : {}),
       ...(call.idempotencyKey !== undefined ? { idempotencyKey: toolCallKey(call.idempotencyKey, run, ordinal, spec.protocolName, effectiveArgs) } : {}),
     };
     let result: unknown;

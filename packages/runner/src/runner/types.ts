@@ -27,11 +27,13 @@ export interface RunnerLimits {
    * run lives, so it only bounds how long a thread stays locked after its process dies.
    */
   lockLeaseMs?: number;
+  /** How long a run paused for approval (`requires_action`) waits for a decision, ms (default 86400000, one day). */
+  approvalTimeoutMs?: number;
 }
 
 /** A run's summary and result: the one contracts, from `@baton/manifest/contracts`. */
-import type { RunRequest as ContractRunRequest, RunResult, RunSummary } from '@baton/manifest/contracts';
-export type { RunResult, RunSummary };
+import type { RequiredAction, RunRequest as ContractRunRequest, RunResult, RunSummary } from '@baton/manifest/contracts';
+export type { RequiredAction, RunResult, RunSummary };
 
 /**
  * A request for one run: the contract's `RunRequest` (`@baton/manifest/contracts`) plus what only
@@ -50,6 +52,26 @@ export interface RunRequest extends ContractRunRequest {
    * checked once and is one `text_delta` after that check.
    */
   stream?: boolean;
+}
+
+/** One decision on a pending approval. */
+export interface ApprovalDecision {
+  /** A `required_action.approvals[].id`. */
+  id: string;
+  approve: boolean;
+  /** Shown to the model with a rejection (at most 1000 characters); default a generic refusal. */
+  reason?: string;
+}
+
+/** Input of `runner.submitApprovals()`: a decision for every pending approval of a paused run. */
+export interface SubmitApprovalsRequest {
+  runId: string;
+  decisions: ApprovalDecision[];
+  /** Who decides: must be of the thread's tenant (another tenant's run is "not found"). */
+  auth?: RunAuth;
+  traceparent?: string;
+  tracestate?: string;
+  signal?: AbortSignal;
 }
 
 /** Sink for every model request as sent (capture, audit). */

@@ -32,6 +32,8 @@ export {
 export { LOCK_DEFAULTS, waitForLock } from './lock-wait.js';
 export { createHeldLock, type HeldLockOptions } from './held-lock.js';
 export { defaultIdGenerator } from './ids.js';
+export { checkSuspendedRunInput, MAX_SUSPENDED_STATE_CHARS, MAX_PENDING_APPROVALS, MAX_APPROVAL_ARGUMENTS_CHARS } from './suspended-runs.js';
+export type { SuspendedRunMethods } from './suspended-runs.js';
 export type { StoreIdKind } from './ids.js';
 export { RUN_STATUSES } from './types.js';
 export type {
@@ -48,4 +50,7 @@ export type {
   ThreadStore,
   StoreWrite,
   MergeStateOptions,
+  PendingApproval,
+  SuspendedRun,
+  SaveSuspendedRunInput,
 } from './types.js';

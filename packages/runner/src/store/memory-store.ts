@@ -1,4 +1,5 @@
 import { InvalidStoreInputError, RunNotFoundError, StoreError, ThreadNotFoundError } from './errors.js';
+import { memorySuspendedRuns } from './suspended-runs.js';
 import { defaultIdGenerator, type StoreIdKind } from './ids.js';
 import { createHeldLock } from './held-lock.js';
 import { waitForLock } from './lock-wait.js';
@@ -89,6 +90,7 @@ export function createMemoryThreadStore(options: MemoryThreadStoreOptions = {}):
   };
 
   return {
+    ...memorySuspendedRuns({ open, now, requireRunOnThread }),
     async createThread(input = {}) {
       open('createThread');
       const id = input.id === undefined ? newId('thread') : checkId(input.id, 'thread id');

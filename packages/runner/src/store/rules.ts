@@ -7,8 +7,12 @@ import type { AcquireLockOptions, MergeStateOptions } from './types.js';
 /** Terminal statuses: a run that reached one never changes status again. */
 export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = ['completed', 'cancelled', 'failed', 'expired'];
 
-/** Statuses of a run that is (or was, before a crash) still executing. */
-export const ACTIVE_RUN_STATUSES: readonly RunStatus[] = ['queued', 'in_progress', 'requires_action'];
+/**
+ * Statuses of a run that is (or was, before a crash) still executing. `requires_action` is not
+ * one: such a run is paused for a human decision with its state in the store, and survives
+ * restarts (resumable approvals).
+ */
+export const ACTIVE_RUN_STATUSES: readonly RunStatus[] = ['queued', 'in_progress'];
 
 /** Error code `recoverAbandonedRuns` records on runs whose process died. */
 export const RUNNER_CRASHED = 'RUNNER_CRASHED';

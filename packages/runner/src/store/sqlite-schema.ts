@@ -67,4 +67,17 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   ALTER TABLE threads ADD COLUMN tenant TEXT;
   ALTER TABLE thread_locks ADD COLUMN holder TEXT;
   `,
+  // 4: runs paused for approval (resumable approvals): the SDK's serialised run state and the
+  // tool calls waiting for a decision, one row per paused run.
+  `
+  CREATE TABLE suspended_runs (
+    run_id      TEXT PRIMARY KEY REFERENCES runs(id),
+    thread_id   TEXT NOT NULL REFERENCES threads(id),
+    state       TEXT NOT NULL,
+    approvals   TEXT NOT NULL CHECK (json_valid(approvals) AND json_type(approvals) = 'array'),
+    created_at  TEXT NOT NULL,
+    expires_at  TEXT NOT NULL
+  );
+  CREATE INDEX suspended_runs_by_thread ON suspended_runs(thread_id);
+  `,
 ];

@@ -21,6 +21,7 @@ import {
 import { createHeldLock } from './held-lock.js';
 import { waitForLock } from './lock-wait.js';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.js';
+import { sqliteSuspendedRuns } from './suspended-runs.js';
 import { currentProcessIdentity, isCertainlyDead, parseProcessIdentity } from './process-identity.js';
 import type {
   AuditRecord,
@@ -272,6 +273,7 @@ export function createSqliteThreadStore(options: SqliteThreadStoreOptions): Thre
     );
 
   const store: ThreadStore = {
+    ...sqliteSuspendedRuns({ db, op, now, requireRunOnThread }),
     async createThread(input = {}) {
       return op('createThread', () => {
         const id = input.id === undefined ? newId('thread') : checkId(input.id, 'thread id');

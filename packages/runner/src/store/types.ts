@@ -115,6 +115,36 @@ export type StoreWrite =
       idempotencyKey?: string;
     };
 
+/** One tool call of a suspended run waiting for a human decision. */
+export interface PendingApproval {
+  /** Server-generated id (`appr_…`) that a decision names. */
+  id: string;
+  /** The model's tool call id. */
+  callId: string;
+  /** The tool's protocol name (e.g. `refund_payment`, `system::delegate_task`). */
+  toolName: string;
+  /** The call's arguments as the model sent them (JSON text; guardrails run after approval). */
+  arguments: string;
+  /** The agent that made the call. */
+  agentId: string;
+}
+
+/** A run paused in `requires_action`: the Agents SDK's serialised `RunState` and what it waits for. */
+export interface SuspendedRun {
+  runId: string;
+  threadId: string;
+  /** `RunState.toString()` of the paused agent run, sealed by the runner (see runner/approval-state.ts). */
+  state: string;
+  /** The tool calls waiting for a decision (at least one). */
+  approvals: PendingApproval[];
+  createdAt: string;
+  /** ISO time after which a decision is refused and the run becomes `expired`. */
+  expiresAt: string;
+}
+
+/** Input of {@link ThreadStore.saveSuspendedRun}. */
+export type SaveSuspendedRunInput = Omit<SuspendedRun, 'createdAt'>;
+
 /**
  * Persistence for threads, runs, items, state and audit records. Every method is one atomic
  * change: a crash between two calls leaves the store consistent.
@@ -148,12 +178,28 @@ export interface ThreadStore {
    * validation as the single methods. Lets a runner commit a turn's writes in one transaction.
    */
   writeBatch?(writes: readonly StoreWrite[]): Promise<void>;
+  /**
+   * Optional (resumable approvals): records a run paused for approval, replacing any earlier
+   * record of the same run. The run must exist on `threadId`. State is at most
+   * `MAX_SUSPENDED_STATE_CHARS` characters, approvals 1 to `MAX_PENDING_APPROVALS`.
+   */
+  saveSuspendedRun?(input: SaveSuspendedRunInput): Promise<SuspendedRun>;
+  /** Optional: the suspended run of `runId`, or undefined when none is waiting. */
+  getSuspendedRun?(runId: string): Promise<SuspendedRun | undefined>;
+  /** Optional: every suspended run of a thread, oldest first (empty for an unknown thread). */
+  listSuspendedRuns?(threadId: string): Promise<SuspendedRun[]>;
+  /**
+   * Optional: removes and returns the suspended run of `runId` in one atomic step, so of several
+   * concurrent callers exactly one gets it (the others get undefined).
+   */
+  takeSuspendedRun?(runId: string): Promise<SuspendedRun | undefined>;
   /** Serialises runs on one thread; waits up to `waitMs`. */
   acquireThreadLock(threadId: string, options: AcquireLockOptions): Promise<ThreadLock>;
   /**
-   * Marks runs left `queued`/`in_progress`/`requires_action` on a thread nobody holds a live lock
-   * on as `failed` with error code `RUNNER_CRASHED`; returns how many. Call it when a runner
-   * starts. Runs must be executed under the thread lock for this to be safe.
+   * Marks runs left `queued`/`in_progress` on a thread nobody holds a live lock on as `failed`
+   * with error code `RUNNER_CRASHED`; returns how many. Call it when a runner starts. Runs must be
+   * executed under the thread lock for this to be safe. A `requires_action` run is paused (its
+   * state is kept as a {@link SuspendedRun}), not abandoned: it is left alone.
    */
   recoverAbandonedRuns?(): Promise<number>;
   close(): Promise<void>;

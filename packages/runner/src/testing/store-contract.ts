@@ -653,7 +653,9 @@ export function describeThreadStoreContract(name: string, factory: StoreFactory,
         const done = await store.createRun(orphan.id, { agentId: 'a', agentVersion: '1', status: 'completed' });
         const finishedLater = await store.createRun(orphan.id, { agentId: 'a', agentVersion: '1', status: 'in_progress' });
         await store.updateRun(finishedLater.id, { status: 'completed' });
-        const liveRun = await store.createRun(live.id, { agentId: 'a', agentVersion: '1', status: 'requires_action' });
+        const liveRun = await store.createRun(live.id, { agentId: 'a', agentVersion: '1', status: 'in_progress' });
+        // Paused for approval (its state is kept as a suspended run): not abandoned.
+        const paused = await store.createRun(orphan.id, { agentId: 'a', agentVersion: '1', status: 'requires_action' });
         const lock = await store.acquireThreadLock(live.id, { owner: liveRun.id });
 
         expect(await store.recoverAbandonedRuns()).toBe(2);
@@ -661,11 +663,12 @@ export function describeThreadStoreContract(name: string, factory: StoreFactory,
         expect((await store.getRun(orphanQueued.id))?.status).toBe('failed');
         expect((await store.getRun(done.id))?.status).toBe('completed');
         expect((await store.getRun(finishedLater.id))?.status).toBe('completed');
-        expect((await store.getRun(liveRun.id))?.status).toBe('requires_action');
+        expect((await store.getRun(liveRun.id))?.status).toBe('in_progress');
         expect(await store.recoverAbandonedRuns()).toBe(0);
         await lock.release();
         expect(await store.recoverAbandonedRuns()).toBe(1);
         expect((await store.getRun(liveRun.id))?.status).toBe('failed');
+        expect((await store.getRun(paused.id))?.status).toBe('requires_action');
       });
 
       it('treats an expired lease as a dead holder', async () => {
@@ -678,6 +681,67 @@ export function describeThreadStoreContract(name: string, factory: StoreFactory,
         await outliveLease(since, LEASE_MS);
         expect(await store.recoverAbandonedRuns()).toBe(1);
         await expect(store.updateRun(run.id, { status: 'completed' })).rejects.toMatchObject({ code: 'STORE_RUN_FINISHED' });
+      });
+    });
+
+    describe('suspended runs (resumable approvals)', () => {
+      const approval = (id: string, callId = `call_${id}`) => ({ id, callId, toolName: 'refund', arguments: '{"amount":5}', agentId: 'io.baton.a' });
+      const suspend = async () => {
+        const thread = await store.createThread();
+        const run = await store.createRun(thread.id, { agentId: 'io.baton.a', agentVersion: '1', status: 'requires_action' });
+        return { thread, run };
+      };
+
+      it('saves, reads, lists and replaces a suspended run', async () => {
+        if (!store.saveSuspendedRun || !store.getSuspendedRun || !store.listSuspendedRuns) return;
+        const { thread, run } = await suspend();
+        const expiresAt = new Date(clock.now().getTime() + 60_000).toISOString();
+        const saved = await store.saveSuspendedRun({ runId: run.id, threadId: thread.id, state: '{"s":1}', approvals: [approval('appr_1'), approval('appr_2')], expiresAt });
+        expect(saved).toMatchObject({ runId: run.id, threadId: thread.id, state: '{"s":1}', expiresAt });
+        expect(saved.createdAt).toBe(clock.now().toISOString());
+        expect(await store.getSuspendedRun(run.id)).toEqual(saved);
+        expect(await store.listSuspendedRuns(thread.id)).toEqual([saved]);
+        expect(await store.listSuspendedRuns('thread_unknown')).toEqual([]);
+        expect(await store.getSuspendedRun('run_unknown')).toBeUndefined();
+        // Saving again (the resumed run paused a second time) replaces the record.
+        const again = await store.saveSuspendedRun({ runId: run.id, threadId: thread.id, state: '{"s":2}', approvals: [approval('appr_3')], expiresAt });
+        expect(await store.getSuspendedRun(run.id)).toEqual(again);
+        expect(await store.listSuspendedRuns(thread.id)).toHaveLength(1);
+        // Not the run's thread, or no such run.
+        const other = await store.createThread();
+        await expect(store.saveSuspendedRun({ runId: run.id, threadId: other.id, state: 's', approvals: [approval('appr_4')], expiresAt })).rejects.toMatchObject({ code: 'STORE_RUN_NOT_FOUND' });
+        await expect(store.saveSuspendedRun({ runId: 'run_unknown', threadId: thread.id, state: 's', approvals: [approval('appr_4')], expiresAt })).rejects.toMatchObject({ code: 'STORE_RUN_NOT_FOUND' });
+      });
+
+      it('hands a suspended run to exactly one of several concurrent takers', async () => {
+        if (!store.saveSuspendedRun || !store.takeSuspendedRun || !store.getSuspendedRun) return;
+        const { thread, run } = await suspend();
+        const saved = await store.saveSuspendedRun({ runId: run.id, threadId: thread.id, state: 'x', approvals: [approval('appr_1')], expiresAt: clock.now().toISOString() });
+        const taken = await Promise.all([1, 2, 3, 4, 5].map(() => store.takeSuspendedRun!(run.id)));
+        const winners = taken.filter((t) => t !== undefined);
+        expect(winners).toHaveLength(1);
+        expect(winners[0]).toEqual(saved);
+        expect(await store.getSuspendedRun(run.id)).toBeUndefined();
+        expect(await store.takeSuspendedRun(run.id)).toBeUndefined();
+      });
+
+      it('refuses malformed suspended runs, naming the field', async () => {
+        if (!store.saveSuspendedRun) return;
+        const { thread, run } = await suspend();
+        const base = { runId: run.id, threadId: thread.id, state: 'x', approvals: [approval('appr_1')], expiresAt: clock.now().toISOString() };
+        const refused = async (input: unknown, message: RegExp) => {
+          const error = await store.saveSuspendedRun!(input as never).then(() => undefined, (e: unknown) => e);
+          expect(error).toBeInstanceOf(InvalidStoreInputError);
+          expect((error as Error).message).toMatch(message);
+        };
+        await refused({ ...base, approvals: [] }, /approvals must be an array of 1 to 64/);
+        await refused({ ...base, approvals: [approval('appr_1'), approval('appr_1')] }, /approvals\[1\]\.id "appr_1" is used twice/);
+        await refused({ ...base, approvals: [{ ...approval('appr_1'), callId: 'c'.repeat(201) }] }, /approvals\[0\]\.callId/);
+        await refused({ ...base, state: '' }, /state must be a non-empty string/);
+        await refused({ ...base, state: 'x'.repeat(4 * 1024 * 1024 + 1) }, /state must be a non-empty string of at most 4194304 characters/);
+        await refused({ ...base, expiresAt: 'tomorrow' }, /expiresAt must be an ISO 8601/);
+        await refused({ ...base, approvals: [{ ...approval('appr_1'), arguments: 7 }] }, /approvals\[0\]\.arguments/);
+        if (store.getSuspendedRun) expect(await store.getSuspendedRun(run.id)).toBeUndefined();
       });
     });
 

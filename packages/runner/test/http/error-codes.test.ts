@@ -16,6 +16,12 @@ function pairsInSource(): Set<string> {
     for (const c of m[1]!.matchAll(/code === '([A-Z_]+)'/g)) pairs.add(`${m[2]} ${c[1]}`);
   }
   for (const m of caller.matchAll(/status: (\d{3}),\s*code: '([a-z_]+)'/g)) pairs.add(`${m[1]} ${m[2]}`);
+  // The approvals route (http/approvals.ts): its own answers and the status of each approval code.
+  const approvals = read('../../src/http/approvals.ts');
+  for (const m of approvals.matchAll(/fail\(reply, (\d{3}), '([A-Za-z_]+)'/g)) pairs.add(`${m[1]} ${m[2]}`);
+  for (const m of approvals.matchAll(/((?:\s*case '[A-Z_]+':)+)\s*return (\d{3});/g)) {
+    for (const c of m[1]!.matchAll(/case '([A-Z_]+)'/g)) pairs.add(`${m[2]} ${c[1]}`);
+  }
   // A thread error with a thread_id is answered as thread_not_found (the fixed no-oracle body).
   pairs.delete('404 STORE_THREAD_NOT_FOUND');
   return pairs;

@@ -598,11 +598,14 @@ export function createDelegation(options: CreateDelegationOptions): Delegation {
       if (args.requires_approval !== true) {
         return failure('ERR_CONSTRAINT_VIOLATION', `${target} needs ${sensitive.join(', ')}: the request must set requires_approval: true`, { capabilities: sensitive });
       }
-      let yes = false;
-      try {
-        yes = (await approvals({ skill: target, capabilities: sensitive, task_id: taskId, summary: instructionSet.slice(0, 200) })) === true;
-      } catch (err) {
-        log.warn('approval hook failed; treating as a no', { task_id: taskId, error: (err as Error).message });
+      // A human already approved this call through the run (resumable approvals).
+      let yes = options.resumableApprovals === true && ctx.approval?.approved === true;
+      if (!yes) {
+        try {
+          yes = (await approvals({ skill: target, capabilities: sensitive, task_id: taskId, summary: instructionSet.slice(0, 200) })) === true;
+        } catch (err) {
+          log.warn('approval hook failed; treating as a no', { task_id: taskId, error: (err as Error).message });
+        }
       }
       if (!yes) return failure('ERR_CONSTRAINT_VIOLATION', `approval denied: ${target} needs ${sensitive.join(', ')}`, { capabilities: sensitive });
     }
@@ -752,6 +755,7 @@ export function createDelegation(options: CreateDelegationOptions): Delegation {
     name: DELEGATE_TASK_NAME,
     description: DELEGATE_TASK_DESCRIPTION,
     parameters: delegateTaskParameters(subagentNames),
+    ...(options.resumableApprovals === true ? { needsApproval: (args: Record<string, unknown>) => args.requires_approval === true } : {}),
     async execute(args, ctx) {
       try {
         return JSON.stringify(await delegate(args, ctx));

@@ -29,6 +29,11 @@ export interface DelegationContext {
    * task_id basis (deterministic) and the edit ledger's key.
    */
   idempotencyKey?: string;
+  /**
+   * Set by the runner when a human approved this very call (the run paused in `requires_action`
+   * and was resumed, see `resumableApprovals`): counts as the approval hook's yes.
+   */
+  approval?: { id: string; approved: true };
 }
 
 /** The delegated task, its scope and context: the one contracts, from `@baton/manifest/contracts`. */
@@ -62,6 +67,8 @@ export interface EditLedger {
 export interface DelegationSystemTool extends SystemTool<DelegationContext> {
   /** Runs the tool; the output is the tool's text (a ResponsePackage as JSON for `delegate_task`). */
   execute(args: Record<string, unknown>, ctx: DelegationContext): Promise<string>;
+  /** The runner pauses a call this says yes to until a human decides (`resumableApprovals`). */
+  needsApproval?: (args: Record<string, unknown>) => boolean;
 }
 
 /** An in-process subagent run, its result and the runner: the one contracts, from `@baton/manifest/contracts`. */
@@ -127,6 +134,14 @@ export interface CreateDelegationOptions {
   workspace: string;
   /** Says yes/no to sensitive capabilities (default: deny). */
   approvals?: ApprovalHook;
+  /**
+   * Ask over the run instead of inside the tool: `delegate_task` calls with
+   * `requires_approval: true` pause the run in `requires_action` (the runner's resumable
+   * approvals, e.g. `POST /v1/runs/:run_id/approvals`), and an approved call counts as a yes
+   * without asking `approvals`. Default false: `approvals` is asked synchronously (the CLI's
+   * terminal prompt). A rejected call never reaches the tool.
+   */
+  resumableApprovals?: boolean;
   /** Maximum delegation depth (default 3). */
   maxDepth?: number;
   /** Hard timeout per subagent attempt, ms (default 60000). */

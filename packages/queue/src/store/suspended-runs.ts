@@ -1,0 +1,73 @@
+// The Redis store's suspended runs (resumable approvals), kept apart from its other methods and
+// hooked in with one spread. Each write is one Lua script: saving checks the run exists on the
+// thread, taking reads and deletes in one step so exactly one of several callers gets the record.
+import { RunNotFoundError, checkId, checkSuspendedRunInput, type SuspendedRun, type SuspendedRunMethods } from '@baton/runner';
+import type { Redis } from 'ioredis';
+import type { KeyLayout } from './keys.js';
+
+const SAVE = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
+return 1
+`;
+const TAKE = `
+local v = redis.call('HGET', KEYS[1], ARGV[1])
+if not v then return false end
+redis.call('HDEL', KEYS[1], ARGV[1])
+redis.call('HDEL', KEYS[2], ARGV[1])
+return v
+`;
+
+/**
+ * Keys: `<p>:thread:{<t>}:suspended` (hash run id → the record as JSON) and `<p>:suspended-runs`
+ * (hash run id → thread id, to find a record by run id).
+ */
+export function redisSuspendedRuns(ctx: {
+  redis: Redis;
+  keys: KeyLayout;
+  prefix: string;
+  op<T>(what: string, fn: () => Promise<T>): Promise<T>;
+  now(): string;
+}): SuspendedRunMethods {
+  const { redis, keys, op } = ctx;
+  const suspendedKey = (threadId: string) => `${keys.thread(threadId)}:suspended`;
+  const indexKey = `${ctx.prefix}:suspended-runs`;
+  const parse = (text: string): SuspendedRun => JSON.parse(text) as SuspendedRun;
+  return {
+    async saveSuspendedRun(input) {
+      const checked = checkSuspendedRunInput(input);
+      return op('saveSuspendedRun', async () => {
+        const record: SuspendedRun = { ...checked, createdAt: ctx.now() };
+        const ok = await redis.call('eval', [SAVE, 3, keys.run(checked.threadId, checked.runId), suspendedKey(checked.threadId), indexKey, checked.runId, checked.threadId, JSON.stringify(record)]);
+        if (Number(ok) !== 1) throw new RunNotFoundError(checked.runId, `on thread ${JSON.stringify(checked.threadId)}`);
+        return record;
+      });
+    },
+    async getSuspendedRun(runId) {
+      checkId(runId, 'run id');
+      return op('getSuspendedRun', async () => {
+        const threadId = (await redis.call('hget', [indexKey, runId])) as string | null;
+        if (typeof threadId !== 'string') return undefined;
+        const text = (await redis.call('hget', [suspendedKey(threadId), runId])) as string | null;
+        return typeof text === 'string' ? parse(text) : undefined;
+      });
+    },
+    async listSuspendedRuns(threadId) {
+      checkId(threadId, 'thread id');
+      return op('listSuspendedRuns', async () => {
+        const texts = (await redis.call('hvals', [suspendedKey(threadId)])) as string[];
+        return texts.map(parse).sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+      });
+    },
+    async takeSuspendedRun(runId) {
+      checkId(runId, 'run id');
+      return op('takeSuspendedRun', async () => {
+        const threadId = (await redis.call('hget', [indexKey, runId])) as string | null;
+        if (typeof threadId !== 'string') return undefined;
+        const text = (await redis.call('eval', [TAKE, 2, suspendedKey(threadId), indexKey, runId])) as string | null;
+        return typeof text === 'string' ? parse(text) : undefined;
+      });
+    },
+  };
+}

@@ -1,0 +1,157 @@
+// Resumable approvals through the Runner API: which calls wait (baton.yml, system tool rule,
+// policy, fail closed), several calls in one turn, guardrails after approval, configuration errors.
+import { describe, expect, it } from 'vitest';
+import {
+  ApprovalDecisionError,
+  ApprovalsUnsupportedError,
+  createMemoryThreadStore,
+  RegistryError,
+  Runner,
+  type RunnerOptions,
+  type SystemTool,
+  type ThreadStore,
+} from '../../src/index.js';
+import { lookupTool, manifest, registry } from '../helpers/agents.js';
+import { scriptedGuardrail } from '../helpers/guardrails.js';
+import { inputText, scriptedProvider } from '../helpers/scripted-model.js';
+
+const AGENT = 'io.baton.test.clerk';
+
+function setup(options: { batonYml?: string; script?: Parameters<typeof scriptedProvider>[0]['clerk']; runner?: Partial<RunnerOptions>; store?: ThreadStore } = {}) {
+  const models = scriptedProvider({
+    clerk: options.script ?? [{ calls: [{ name: 'lookup_order', args: { order_id: '42' } }] }, { text: 'done' }],
+  });
+  const calls: Array<Record<string, unknown>> = [];
+  const store = options.store ?? createMemoryThreadStore();
+  const guard = scriptedGuardrail();
+  const runner = new Runner({
+    registry: registry([manifest(AGENT, { tools: [lookupTool(), lookupTool('cancel_order')] })], options.batonYml),
+    tools: { lookup_order: (args) => (calls.push(args), 'found'), cancel_order: (args) => (calls.push({ cancelled: args.order_id }), 'cancelled') },
+    guardrails: guard.validator,
+    store,
+    modelProvider: models.provider,
+    ...options.runner,
+  });
+  return { runner, models, calls, store, guard };
+}
+
+const yml = (tools: string) => `agents:\n  ${AGENT}:\n    approval_required_tools: [${tools}]\n`;
+
+describe('Runner approvals', () => {
+  it('pauses only for listed tools; an unlisted tool runs at once', async () => {
+    const { runner, calls } = setup({ batonYml: yml('cancel_order') });
+    const result = await runner.run({ agentId: AGENT, input: 'look up 42' });
+    expect(result.status).toBe('completed');
+    expect(result.required_action).toBeUndefined();
+    expect(calls).toEqual([{ order_id: '42' }]);
+  });
+
+  it('waits for every call of one turn and takes one decision each; guardrails check the approved call', async () => {
+    const { runner, calls, models, guard } = setup({
+      batonYml: yml('lookup_order, cancel_order'),
+      script: [
+        {
+          calls: [
+            { name: 'lookup_order', args: { order_id: '1' } },
+            { name: 'cancel_order', args: { order_id: '2' } },
+          ],
+        },
+        { text: 'done' },
+      ],
+    });
+    const paused = await runner.run({ agentId: AGENT, input: 'do both' });
+    expect(paused.status).toBe('requires_action');
+    const approvals = paused.required_action!.approvals;
+    expect(approvals.map((a) => a.tool_name)).toEqual(['lookup_order', 'cancel_order']);
+    expect(guard.requests.filter((r) => r.action_type === 'TOOL_CALL')).toHaveLength(0);
+
+    // Half a decision is refused, and the run keeps waiting.
+    await expect(runner.submitApprovals({ runId: paused.run_id, decisions: [{ id: approvals[0]!.id, approve: true }] })).rejects.toThrow(
+      new RegExp(`leave ${approvals[1]!.id} undecided`),
+    );
+    const done = await runner.submitApprovals({
+      runId: paused.run_id,
+      decisions: [
+        { id: approvals[1]!.id, approve: false },
+        { id: approvals[0]!.id, approve: true },
+      ],
+    });
+    expect(done.status).toBe('completed');
+    expect(calls).toEqual([{ order_id: '1' }]);
+    expect(guard.requests.filter((r) => r.action_type === 'TOOL_CALL')).toHaveLength(1);
+    const seen = inputText(models.requests['clerk']![1]!);
+    expect(seen).toContain('found');
+    expect(seen).toContain('A human reviewer rejected this tool call');
+  });
+
+  it('asks a system tool whether a call needs approval, from its arguments', async () => {
+    const ran: unknown[] = [];
+    const delegate: SystemTool = {
+      name: 'delegate_task',
+      description: 'Delegates.',
+      parameters: { type: 'object', properties: { requires_approval: { type: 'boolean' } } },
+      needsApproval: (args) => args.requires_approval === true,
+      execute: (args, ctx) => (ran.push({ args, approval: ctx.approval }), 'delegated'),
+    };
+    const { runner } = setup({
+      batonYml: `agents:\n  ${AGENT}:\n    system_tools: [delegate_task]\n`,
+      runner: { systemTools: [delegate] },
+      script: (_req, i) => (i === 0 ? { calls: [{ name: 'delegate_task', args: { requires_approval: false } }] } : i === 1 ? { calls: [{ name: 'delegate_task', args: { requires_approval: true } }] } : { text: 'ok' }),
+    });
+    const paused = await runner.run({ agentId: AGENT, input: 'delegate' });
+    expect(paused.status).toBe('requires_action');
+    expect(ran).toEqual([{ args: { requires_approval: false }, approval: undefined }]);
+    const id = paused.required_action!.approvals[0]!.id;
+    const done = await runner.submitApprovals({ runId: paused.run_id, decisions: [{ id, approve: true }] });
+    expect(done.status).toBe('completed');
+    expect(ran[1]).toEqual({ args: { requires_approval: true }, approval: { id, approved: true } });
+  });
+
+  it('treats a policy that throws as "needs approval" (fail closed)', async () => {
+    const { runner, calls } = setup({
+      runner: {
+        approvals: {
+          policy: () => {
+            throw new Error('policy service down');
+          },
+        },
+      },
+    });
+    const paused = await runner.run({ agentId: AGENT, input: 'look up' });
+    expect(paused.status).toBe('requires_action');
+    expect(calls).toEqual([]);
+  });
+
+  it('refuses baton.yml approval_required_tools that name no tool of the agent', () => {
+    expect(() => setup({ batonYml: yml('refund_everything') })).toThrow(RegistryError);
+    expect(() => setup({ batonYml: yml('refund_everything') })).toThrow(/approval_required_tools names 'refund_everything'/);
+  });
+
+  it('refuses a short state secret', () => {
+    expect(() => setup({ runner: { approvals: { stateSecret: 'short' } } })).toThrow(/stateSecret must be a string of at least 32 characters/);
+  });
+
+  it('fails closed on a store that cannot keep paused runs: refused at construction, or the run fails and the tool never runs', async () => {
+    const inner = createMemoryThreadStore();
+    // A ThreadStore without the optional suspended-run methods.
+    const bare: ThreadStore = Object.fromEntries(
+      Object.entries(inner).filter(([k]) => !['saveSuspendedRun', 'getSuspendedRun', 'listSuspendedRuns', 'takeSuspendedRun'].includes(k)),
+    ) as unknown as ThreadStore;
+    expect(() => setup({ batonYml: yml('lookup_order'), store: bare })).toThrow(ApprovalsUnsupportedError);
+    // A rule only a request's system tool brings cannot be seen at construction: the run fails.
+    const gated: SystemTool = { name: 'gated', description: 'Gated.', parameters: { type: 'object' }, needsApproval: true, execute: () => 'ran' };
+    const { runner, calls } = setup({ store: bare, script: [{ calls: [{ name: 'gated', args: {} }] }, { text: 'done' }] });
+    const result = await runner.run({ agentId: AGENT, input: 'go', systemTools: [gated] });
+    expect(result).toMatchObject({ status: 'failed', error: { code: 'APPROVALS_UNSUPPORTED' } });
+    expect(calls).toEqual([]);
+    expect((await inner.getRun(result.run_id))?.status).toBe('failed');
+    await expect(runner.submitApprovals({ runId: 'run_x', decisions: [] })).rejects.toBeInstanceOf(ApprovalsUnsupportedError);
+  });
+
+  it('checks the request shape of submitApprovals', async () => {
+    const { runner } = setup();
+    await expect(runner.submitApprovals(undefined as never)).rejects.toBeInstanceOf(ApprovalDecisionError);
+    await expect(runner.submitApprovals({ runId: '', decisions: [] })).rejects.toThrow(/runId must be a run id/);
+    await expect(runner.submitApprovals({ runId: 'x'.repeat(201), decisions: [] })).rejects.toThrow(/runId must be a run id/);
+  });
+});

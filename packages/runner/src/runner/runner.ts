@@ -18,7 +18,7 @@ import {
 import type { AgentRegistry, RegisteredAgent } from '../registry/types.js';
 import { ACTIVE_RUN_STATUSES, RUNNER_CRASHED, ThreadNotFoundError, createMemoryThreadStore } from '../store/index.js';
 import { ABANDONED_RUN_MESSAGE } from '../store/rules.js';
-import type { JsonObject, RunStatus, ThreadStore } from '../store/types.js';
+import type { AcquireLockOptions, JsonObject, RunStatus, ThreadLock, ThreadStore } from '../store/types.js';
 import { nextStateMergeKey, type AgentRunState, type CallState } from './call-state.js';
 import { checkGuardrail, type GuardrailCheckerOptions, type RecordedDecision } from './guardrails.js';
 import { runInProcessAgent, type AgentRunOutcome } from './in-process-agent.js';
@@ -208,16 +208,17 @@ export class Runner {
     // Set once the caller may see the thread: a refused call never reads another tenant's state.
     let accessible = false;
     try {
-      const ensured = await this.ensureThread(request.threadId, request.auth?.tenant);
-      accessible = true;
-      threadId = ensured.threadId;
-      root.span.setAttribute('baton.thread.id', threadId);
-      const lock = await this.store.acquireThreadLock(threadId, {
+      const lockOptions = {
         owner: `call_${randomUUID()}`,
         leaseMs: this.limits.lockLeaseMs ?? this.limits.runTimeoutMs + LOCK_LEASE_MARGIN_MS,
         waitMs: this.limits.runTimeoutMs,
         signal: controller.signal,
-      });
+      };
+      const ensured = await this.ensureThread(request.threadId, request.auth?.tenant, lockOptions);
+      accessible = true;
+      threadId = ensured.threadId;
+      root.span.setAttribute('baton.thread.id', threadId);
+      const lock = ensured.lock ?? (await this.store.acquireThreadLock(threadId, lockOptions));
       try {
         // A thread this call just created under a store-generated id has no runs (nobody else
         // can know the id yet): nothing abandoned to look for, one store read saved per run.
@@ -296,9 +297,14 @@ export class Runner {
 
   /**
    * The thread to run on, created for `tenant` when new; `freshGeneratedId` when this call just
-   * created it under a generated id. A thread of another tenant is refused (ThreadAccessRefused).
+   * created it under a generated id, and `lock` when the store created it already locked. A thread
+   * of another tenant is refused (ThreadAccessRefused).
    */
-  private async ensureThread(threadId: string | undefined, tenant: string | undefined): Promise<{ threadId: string; freshGeneratedId: boolean }> {
+  private async ensureThread(
+    threadId: string | undefined,
+    tenant: string | undefined,
+    lockOptions: AcquireLockOptions,
+  ): Promise<{ threadId: string; freshGeneratedId: boolean; lock?: ThreadLock }> {
     const owner = tenant !== undefined ? { tenant } : {};
     const check = (thread: { tenant?: string }) => {
       if (thread.tenant !== tenant) throw new ThreadAccessRefused(threadId as string);
@@ -317,7 +323,12 @@ export class Runner {
       }
     }
     if (this.options.idGenerator) return { threadId: (await this.store.createThread({ id: this.options.idGenerator(), ...owner })).id, freshGeneratedId: false };
-    // The store's own random id: no other caller can have run on this thread.
+    // The store's own random id: no other caller can have run on this thread. Created already
+    // locked when the store can (one commit, not two).
+    if (this.store.createLockedThread) {
+      const { thread, lock } = await this.store.createLockedThread(owner, lockOptions);
+      return { threadId: thread.id, freshGeneratedId: true, lock };
+    }
     return { threadId: (await this.store.createThread(owner)).id, freshGeneratedId: true };
   }
 
@@ -374,13 +385,16 @@ export class Runner {
 
     for (;;) {
       chain.push(agent.manifest.id);
-      const record = await this.store.createRun(threadId, {
-        agentId: agent.manifest.id,
-        agentVersion: agent.manifest.version,
-        parentRunId,
-        status: 'in_progress',
-        traceId: trace.getSpanContext(rootContext)?.traceId ?? null,
-      });
+      // Committed with the run's first writes (the next flush), not in a transaction of its own.
+      const record: { id: string } = {
+        id: await writes.createRun(threadId, {
+          agentId: agent.manifest.id,
+          agentVersion: agent.manifest.version,
+          parentRunId,
+          status: 'in_progress',
+          traceId: trace.getSpanContext(rootContext)?.traceId ?? null,
+        }),
+      };
       const summary: RunSummary = { run_id: record.id, agent_id: agent.manifest.id, agent_version: agent.manifest.version, status: 'in_progress' };
       runs.push(summary);
       const scope = this.tracing.start('baton.agent_run', rootContext, {
@@ -395,8 +409,9 @@ export class Runner {
       const finish = async (status: RunStatus, error?: { code: string; message: string }) => {
         summary.status = status;
         if (error) summary.error = error;
+        // No flush of its own: the next boundary (the next agent's first model call, or the end
+        // of the call) commits it, with the writes around it.
         await writes.updateRun(record.id, { status, error: error ?? null });
-        await writes.flush();
         scope.span.setAttribute('baton.run.status', status);
         endSpan(scope.span, status === 'completed' || status === 'cancelled' ? undefined : error);
       };

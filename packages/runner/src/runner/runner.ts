@@ -220,8 +220,8 @@ export class Runner {
       root.span.setAttribute('baton.thread.id', threadId);
       const lock = ensured.lock ?? (await this.store.acquireThreadLock(threadId, lockOptions));
       try {
-        // A thread this call just created under a store-generated id has no runs (nobody else
-        // can know the id yet): nothing abandoned to look for, one store read saved per run.
+        // A thread this call just created under a store-generated id, or created locked, has no
+        // runs (nobody else could run on it yet): nothing abandoned to look for, one read saved.
         if (!ensured.freshGeneratedId) await this.failAbandonedRuns(threadId);
         const writes = new WriteBuffer(this.store);
         let outcome: Awaited<ReturnType<Runner['runChain']>>;
@@ -296,8 +296,9 @@ export class Runner {
   }
 
   /**
-   * The thread to run on, created for `tenant` when new; `freshGeneratedId` when this call just
-   * created it under a generated id, and `lock` when the store created it already locked. A thread
+   * The thread to run on, created for `tenant` when new; `freshGeneratedId` when nobody else can
+   * have run on it yet (this call created it under the store's generated id, or created it already
+   * locked), and `lock` when the store created it already locked (one commit, not two). A thread
    * of another tenant is refused (ThreadAccessRefused).
    */
   private async ensureThread(
@@ -310,11 +311,19 @@ export class Runner {
       if (thread.tenant !== tenant) throw new ThreadAccessRefused(threadId as string);
       return { threadId: threadId as string, freshGeneratedId: false };
     };
+    const create = async (id: string | undefined) => {
+      const input = { ...(id !== undefined ? { id } : {}), ...owner };
+      if (this.store.createLockedThread) {
+        const { thread, lock } = await this.store.createLockedThread(input, lockOptions);
+        return { threadId: thread.id, freshGeneratedId: true, lock };
+      }
+      return { threadId: (await this.store.createThread(input)).id, freshGeneratedId: id === undefined };
+    };
     if (threadId !== undefined) {
       const existing = await this.store.getThread(threadId);
       if (existing) return check(existing);
       try {
-        return { threadId: (await this.store.createThread({ id: threadId, ...owner })).id, freshGeneratedId: false };
+        return await create(threadId);
       } catch (error) {
         // Created concurrently by another call: fine if it is this tenant's.
         const raced = await this.store.getThread(threadId);
@@ -322,14 +331,7 @@ export class Runner {
         throw error;
       }
     }
-    if (this.options.idGenerator) return { threadId: (await this.store.createThread({ id: this.options.idGenerator(), ...owner })).id, freshGeneratedId: false };
-    // The store's own random id: no other caller can have run on this thread. Created already
-    // locked when the store can (one commit, not two).
-    if (this.store.createLockedThread) {
-      const { thread, lock } = await this.store.createLockedThread(owner, lockOptions);
-      return { threadId: thread.id, freshGeneratedId: true, lock };
-    }
-    return { threadId: (await this.store.createThread(owner)).id, freshGeneratedId: true };
+    return create(this.options.idGenerator ? this.options.idGenerator() : undefined);
   }
 
   private async runChain(

@@ -111,7 +111,12 @@ export interface MergeStateOptions {
 
 /** One write of a {@link ThreadStore.writeBatch}: the same inputs as the method of that name. */
 export type StoreWrite =
-  | { op: 'createRun'; threadId: string; input: CreateRunInput & { id: string } }
+  | {
+      op: 'createRun';
+      threadId: string;
+      /** As {@link ThreadStore.createRun}, with the run's `id` required: the batch's later writes may name it. */
+      input: CreateRunInput & { id: string };
+    }
   | { op: 'appendItems'; threadId: string; runId: string; items: JsonObject[] }
   | { op: 'appendAudit'; record: Omit<AuditRecord, 'id' | 'createdAt'> & { id?: string } }
   | { op: 'updateRun'; runId: string; input: UpdateRunInput }

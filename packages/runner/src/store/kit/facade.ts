@@ -142,7 +142,7 @@ export function createThreadStoreFacade(backend: StoreBackend, options: ThreadSt
     };
   };
   const prepareBatchWrite = (w: StoreWrite): PreparedWrite => {
-    if (!isPlainObject(w)) throw new InvalidStoreInputError(`writeBatch: each write must be an object, got ${Array.isArray(w) ? 'an array' : typeof w}`);
+    if (!isPlainObject(w)) throw new InvalidStoreInputError(`writeBatch: each write must be an object, got ${w === null ? 'null' : Array.isArray(w) ? 'an array' : typeof w}`);
     switch (w.op) {
       case 'createRun':
         if (!isPlainObject(w.input)) throw new InvalidStoreInputError('createRun input must be an object');

@@ -1,4 +1,4 @@
-import { StoreError, StoreUnavailableError } from '@baton/runner';
+import { StoreError, StoreUnavailableError } from '@baton/runner/store-kit';
 
 /**
  * Server replies that mean "Redis is there but not serving writes right now" (loading its data,

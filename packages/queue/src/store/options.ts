@@ -1,4 +1,4 @@
-import { InvalidStoreInputError, LOCK_DEFAULTS, type StoreIdKind } from '@baton/runner';
+import { InvalidStoreInputError, LOCK_DEFAULTS, type StoreIdKind } from '@baton/runner/store-kit';
 import type { Redis } from 'ioredis';
 
 /** Options for {@link createRedisThreadStore}. */

@@ -1,48 +1,36 @@
 import {
-  ABANDONED_RUN_MESSAGE,
   InvalidStoreInputError,
-  RUNNER_CRASHED,
   RunNotFoundError,
   StoreError,
   StoreUnavailableError,
   ThreadNotFoundError,
   assertTransition,
-  checkAuditInput,
-  checkError,
-  checkId,
-  checkIdempotencyKey,
-  checkLockOptions,
-  checkMergeOptions,
-  checkStatus,
-  defaultIdGenerator,
-  encodeObject,
+  createThreadStoreFacade,
+  withStoreExtension,
   isPlainObject,
-  waitForLock,
-  createHeldLock,
-  type AuditRecord,
-  type JsonObject,
-  type RunRecord,
-  type RunStatus,
-  type StoreWrite,
-  type ThreadItem,
-  type ThreadLock,
-  type ThreadRecord,
-  type ThreadStore,
-  type UpdateRunInput,
-} from '@baton/runner';
+  type LockAttempt,
+  type NewLock,
+  type NewThread,
+  type PreparedWrite,
+  type StoreBackend,
+  type WriteResult,
+} from '@baton/runner/store-kit';
+import type { AuditRecord, JsonObject, RunRecord, RunStatus, ThreadItem, ThreadRecord, ThreadStore } from '@baton/runner';
 import { Redis } from 'ioredis';
 import { redactUrl, toStoreError } from './errors.js';
 import { keyLayout } from './keys.js';
 import { redisSuspendedRuns } from './suspended-runs.js';
 import { REDIS_STORE_DEFAULTS, resolveOptions, type RedisThreadStoreOptions, type ResolvedOptions } from './options.js';
-import { ACQUIRE_LOCK, CREATE_RUN, CREATE_THREAD, READ_HASHES, READ_THREAD, RECOVER_RUNS, RELEASE_LOCK, RENEW_LOCK, WRITE, type LuaScript } from './scripts.js';
+import { ACQUIRE_LOCK, CREATE_THREAD, READ_HASHES, READ_THREAD, RECOVER_RUNS, RELEASE_LOCK, RENEW_LOCK, WRITE, type LuaScript } from './scripts.js';
 
 /**
- * A thread store on Redis, with the SQLite store's guarantees: every method is one Lua script
- * (atomic on the server), `writeBatch` applies all of its writes or none in one script, state is
- * a hash of top-level key → JSON text so concurrent merges never lose a key, items are numbered
- * per thread, a finished run never changes status, and thread locks are `SET NX PX` leases that
- * the holder renews while it lives. Many processes on many machines may share one Redis.
+ * A thread store on Redis, with the SQLite store's guarantees (the same facade from
+ * `@baton/runner/store-kit` validates, encodes and maps errors for both): every method is one
+ * Lua script (atomic on the server), `writeBatch` applies all of its writes or none in one
+ * script, state is a hash of top-level key → JSON text so concurrent merges never lose a key,
+ * items are numbered per thread, a finished run never changes status, and thread locks are
+ * `SET NX PX` leases that the holder renews while it lives. Many processes on many machines may
+ * share one Redis.
  *
  * Redis failures surface as {@link StoreUnavailableError} (code `STORE_UNAVAILABLE`). Needs a
  * standalone Redis (or a Sentinel-managed primary), 6.2 or newer; see the package README.
@@ -50,40 +38,41 @@ import { ACQUIRE_LOCK, CREATE_RUN, CREATE_THREAD, READ_HASHES, READ_THREAD, RECO
 export function createRedisThreadStore(options: RedisThreadStoreOptions): ThreadStore {
   if (!isPlainObject(options)) throw new InvalidStoreInputError('createRedisThreadStore: options must be an object');
   const resolved = resolveOptions(options);
-  const clock = options.clock ?? (() => new Date());
-  const newId = options.idGenerator ?? defaultIdGenerator;
-  const now = () => clock().toISOString();
-  const keys = keyLayout(resolved.prefix);
   const { redis, owned, target } = openConnection(options.connection, resolved);
+  const backend = redisBackend(redis, owned, target, resolved);
+  const facade = createThreadStoreFacade(backend, {
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.idGenerator ? { idGenerator: options.idGenerator } : {}),
+  });
+  const clock = options.clock ?? (() => new Date());
+  return withStoreExtension(facade, ({ assertOpen }) =>
+    redisSuspendedRuns({
+      redis,
+      keys: keyLayout(resolved.prefix),
+      prefix: resolved.prefix,
+      now: () => clock().toISOString(),
+      op: async (what, fn) => {
+        assertOpen(what);
+        try {
+          return await fn();
+        } catch (error) {
+          throw error instanceof StoreError || !backend.mapError ? error : backend.mapError(error, what);
+        }
+      },
+    }),
+  );
+}
 
+/** The Redis backend: Lua scripts over the key layout of keys.ts. */
+function redisBackend(redis: Redis, owned: boolean, target: string, resolved: ResolvedOptions): StoreBackend {
+  const keys = keyLayout(resolved.prefix);
   let lastConnectionError: Error | undefined;
   if (owned) {
     // Without a listener ioredis prints every failed reconnect; keep the last one for messages.
     redis.on('error', (error: Error) => void (lastConnectionError = error));
     redis.on('ready', () => void (lastConnectionError = undefined));
   }
-
-  let closed = false;
-  const heldLocks = new Set<ThreadLock>();
-  let waiters: (() => void)[] = [];
-  const notifyReleased = () => {
-    const current = waiters;
-    waiters = [];
-    for (const wake of current) wake();
-  };
-
-  const closedError = (what: string) => new StoreError('STORE_CLOSED', `thread store is closed (${what})`);
   const mapError = (error: unknown, what: string) => toStoreError(error, what, target, () => lastConnectionError);
-
-  /** Runs one store operation, mapping every failure to a StoreError. */
-  const op = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
-    if (closed) throw closedError(what);
-    try {
-      return await fn();
-    } catch (error) {
-      throw mapError(error, what);
-    }
-  };
 
   /** EVALSHA, loading the script with EVAL when the server does not have it (yet, or any more). */
   const evalScript = async (script: LuaScript, scriptKeys: readonly string[], args: readonly (string | number)[]): Promise<unknown> => {
@@ -105,64 +94,18 @@ export function createRedisThreadStore(options: RedisThreadStoreOptions): Thread
     return reply;
   };
 
-  // ---- writes: validated and encoded here, applied by the WRITE script ----
-
-  interface PreparedMerge {
-    kind: 'M';
-    threadId: string;
-    pairs: string[];
-    replace: boolean;
-    key: string | undefined;
-  }
-  interface PreparedItems {
-    kind: 'I';
-    threadId: string;
-    runId: string;
-    encoded: string[];
-  }
-  interface PreparedAudit {
-    kind: 'A';
-    id: string;
-    threadId: string;
-    runId: string | null;
-    auditKind: string;
-    data: string;
-  }
-  interface PreparedUpdate {
-    kind: 'U';
-    runId: string;
-    status: RunStatus | undefined;
-    error: { code: string; message: string } | null | undefined;
-  }
-  type Prepared = PreparedMerge | PreparedItems | PreparedAudit | PreparedUpdate;
-
-  const prepareMerge = (threadId: unknown, value: unknown, replace: boolean, key: string | undefined): PreparedMerge => {
-    const encoded = encodeObject(value, replace ? 'thread state' : 'state patch');
-    return { kind: 'M', threadId: checkId(threadId, 'thread id'), pairs: statePairs(encoded), replace, key };
-  };
-  const prepareItems = (threadId: unknown, runId: unknown, items: unknown): PreparedItems => {
-    checkId(threadId, 'thread id');
-    checkId(runId, 'run id');
-    if (!Array.isArray(items)) throw new InvalidStoreInputError('items must be an array of JSON objects');
-    const encoded = items.map((item: unknown, index) => encodeObject(item, `items[${index}]`));
-    return { kind: 'I', threadId: threadId as string, runId: runId as string, encoded };
-  };
-  const prepareAudit = (record: unknown): PreparedAudit => {
-    const { kind: auditKind, ...checked } = checkAuditInput(record, () => newId('audit'));
-    return { kind: 'A', ...checked, auditKind };
-  };
-  const prepareUpdate = (runId: unknown, input: UpdateRunInput): PreparedUpdate => {
-    checkId(runId, 'run id');
-    if (!isPlainObject(input)) throw new InvalidStoreInputError('updateRun input must be an object');
-    const status = input.status === undefined ? undefined : checkStatus(input.status, 'run status');
-    const error = input.error === undefined ? undefined : checkError(input.error, 'run error');
-    return { kind: 'U', runId: runId as string, status, error };
-  };
-
-  /** Finds the thread of every run an update names (runs never move); RunNotFoundError before any write. */
-  const threadsOfRuns = async (writes: readonly Prepared[]): Promise<Map<string, string>> => {
-    const runIds = [...new Set(writes.flatMap((w) => (w.kind === 'U' ? [w.runId] : [])))];
+  /**
+   * Finds the thread of every run an update names (runs never move; a run created earlier in the
+   * same list is on the thread it names); RunNotFoundError before any write.
+   */
+  const threadsOfRuns = async (writes: readonly PreparedWrite[]): Promise<Map<string, string>> => {
     const found = new Map<string, string>();
+    const wanted = new Set<string>();
+    for (const w of writes) {
+      if (w.op === 'createRun' && !found.has(w.run.id)) found.set(w.run.id, w.run.threadId);
+      else if (w.op === 'updateRun' && !found.has(w.runId)) wanted.add(w.runId);
+    }
+    const runIds = [...wanted];
     if (runIds.length === 0) return found;
     const threads = (await redis.call('hmget', [keys.runThreads, ...runIds])) as (string | null)[];
     runIds.forEach((runId, i) => {
@@ -174,9 +117,8 @@ export function createRedisThreadStore(options: RedisThreadStoreOptions): Thread
   };
 
   /** Encodes writes as the WRITE script's KEYS and ARGV and runs it; returns one result per write. */
-  const applyWrites = async (writes: readonly Prepared[], mode: 'one' | 'batch'): Promise<{ results: unknown[]; at: string }> => {
+  const applyWrites = async (writes: readonly PreparedWrite[], at: string, results: boolean): Promise<WriteResult[]> => {
     const runThreads = await threadsOfRuns(writes);
-    const at = now();
     const scriptKeys: string[] = [];
     const keyIndex = new Map<string, number>();
     const k = (key: string): string => {
@@ -188,50 +130,62 @@ export function createRedisThreadStore(options: RedisThreadStoreOptions): Thread
       }
       return String(index);
     };
-    const args: string[] = [mode, String(writes.length)];
+    const args: string[] = [results ? 'one' : 'batch', String(writes.length)];
     for (const w of writes) {
-      switch (w.kind) {
-        case 'M':
+      switch (w.op) {
+        case 'writeState': {
+          const pairs = statePairs(w.patch);
           args.push('M', k(keys.thread(w.threadId)), k(keys.state(w.threadId)), k(keys.applied(w.threadId)));
-          args.push(w.replace ? '1' : '0', w.key ?? '', w.threadId, at, String(w.pairs.length / 2), ...w.pairs);
-          break;
-        case 'I': {
-          const meta = `,"threadId":${JSON.stringify(w.threadId)},"runId":${JSON.stringify(w.runId)},"createdAt":${JSON.stringify(at)}`;
-          args.push('I', k(keys.thread(w.threadId)), k(keys.items(w.threadId)), k(keys.run(w.threadId, w.runId)), k(keys.runThreads));
-          args.push(w.threadId, w.runId, at, meta, String(w.encoded.length), ...w.encoded);
+          args.push(w.replace ? '1' : '0', w.idempotencyKey ?? '', w.threadId, at, String(pairs.length / 2), ...pairs);
           break;
         }
-        case 'A': {
-          const json = `{"id":${JSON.stringify(w.id)},"threadId":${JSON.stringify(w.threadId)},"runId":${JSON.stringify(w.runId)},"kind":${JSON.stringify(w.auditKind)},"createdAt":${JSON.stringify(at)},"data":${w.data}}`;
+        case 'appendItems': {
+          const meta = `,"threadId":${JSON.stringify(w.threadId)},"runId":${JSON.stringify(w.runId)},"createdAt":${JSON.stringify(at)}`;
+          args.push('I', k(keys.thread(w.threadId)), k(keys.items(w.threadId)), k(keys.run(w.threadId, w.runId)), k(keys.runThreads));
+          args.push(w.threadId, w.runId, at, meta, String(w.items.length), ...w.items);
+          break;
+        }
+        case 'appendAudit': {
+          const json = `{"id":${JSON.stringify(w.id)},"threadId":${JSON.stringify(w.threadId)},"runId":${JSON.stringify(w.runId)},"kind":${JSON.stringify(w.kind)},"createdAt":${JSON.stringify(at)},"data":${w.data}}`;
           args.push('A', k(keys.thread(w.threadId)), k(keys.audit(w.threadId)), k(keys.auditIds));
           args.push(w.runId === null ? '0' : k(keys.run(w.threadId, w.runId)), k(keys.runThreads), w.threadId, w.id, w.runId ?? '', json);
           break;
         }
-        case 'U': {
+        case 'updateRun': {
           const threadId = runThreads.get(w.runId)!;
           const errorMode = w.error === undefined ? 'k' : w.error === null ? 'n' : 's';
           args.push('U', k(keys.run(threadId, w.runId)), k(keys.activeRuns), w.runId, w.status ?? '', errorMode);
           args.push(w.error ? JSON.stringify(w.error) : '', at, threadId);
           break;
         }
+        case 'createRun': {
+          const r = w.run;
+          args.push('R', k(keys.thread(r.threadId)), k(keys.runs(r.threadId)), k(keys.run(r.threadId, r.id)), k(keys.runThreads), k(keys.activeRuns));
+          args.push(r.parentRunId === null ? '0' : k(keys.run(r.threadId, r.parentRunId)), r.id, r.threadId, r.agentId, r.agentVersion, r.status);
+          args.push(r.parentRunId ?? '', r.traceId === null ? '0' : '1', r.traceId ?? '', at);
+          break;
+        }
+        default:
+          throw new StoreError('STORE_FAILED', `Redis store: unknown write ${JSON.stringify((w as { op?: unknown }).op)}`);
       }
     }
     const reply = await evalChecked(WRITE, scriptKeys, args);
-    return { results: reply[1] as unknown[], at };
+    if (!results) return [];
+    return (reply[1] as unknown[]).map((result, i): WriteResult => {
+      const w = writes[i]!;
+      if (w.op === 'writeState') return decodeState(result as string[]);
+      if (w.op === 'appendItems') return Number(result);
+      if (w.op === 'createRun' || w.op === 'updateRun') return runFromFields(fields(result as string[]));
+      return undefined;
+    });
   };
 
-  const writeState = (what: 'mergeState' | 'replaceState', threadId: unknown, value: unknown, options: unknown) =>
-    op(what, async () => {
-      const replace = what === 'replaceState';
-      const prepared = prepareMerge(threadId, value, replace, undefined);
-      prepared.key = checkMergeOptions(options, `${what} options`);
-      const { results } = await applyWrites([prepared], 'one');
-      return decodeState(results[0] as string[]);
-    });
+  // ---- thread locks: the value is ["<token>","<owner>"], compared whole on renew and release ----
 
-  // ---- thread locks ----
-
-  const lockValue = (token: string, owner: string) => JSON.stringify([token, owner]);
+  const lockValue = (lock: NewLock) => JSON.stringify([lock.token, lock.owner]);
+  const leaseOf = (ms: number) => Math.max(1, Math.ceil(ms));
+  /** Lock values of this process's held locks by token (renew and release compare the whole value). */
+  const values = new Map<string, string>();
   const holderOf = (value: unknown): string | undefined => {
     try {
       const parsed = JSON.parse(String(value)) as unknown;
@@ -241,246 +195,101 @@ export function createRedisThreadStore(options: RedisThreadStoreOptions): Thread
     }
   };
 
-  const store: ThreadStore = {
-    ...redisSuspendedRuns({ redis, keys, prefix: resolved.prefix, op, now }),
-    async createThread(input = {}) {
-      return op('createThread', async () => {
-        const id = input.id === undefined ? newId('thread') : checkId(input.id, 'thread id');
-        const pairs = statePairs(encodeObject(input.state ?? {}, 'thread state'));
-        const metadata = encodeObject(input.metadata ?? {}, 'thread metadata');
-        const tenant = input.tenant === undefined ? undefined : checkId(input.tenant, 'thread tenant');
-        const at = now();
-        await evalChecked(CREATE_THREAD, [keys.thread(id), keys.state(id)], [id, at, metadata, tenant ?? '', ...pairs]);
-        return { id, createdAt: at, updatedAt: at, state: decodeState(pairs), metadata: JSON.parse(metadata) as JsonObject, ...(tenant !== undefined ? { tenant } : {}) };
-      });
+  return {
+    async createThread(thread: NewThread, lock?: NewLock) {
+      const value = lock ? lockValue(lock) : '';
+      await evalChecked(
+        CREATE_THREAD,
+        [keys.thread(thread.id), keys.state(thread.id), keys.lock(thread.id)],
+        [thread.id, thread.at, thread.metadataJson, thread.tenant ?? '', value, lock ? leaseOf(lock.leaseMs) : 0, ...statePairs(thread.state)],
+      );
+      if (lock) values.set(lock.token, value);
     },
 
     async getThread(threadId) {
-      return op('getThread', async () => {
-        checkId(threadId, 'thread id');
-        const reply = (await evalScript(READ_THREAD, [keys.thread(threadId), keys.state(threadId)], [])) as string[][];
-        if (reply.length === 0) return undefined;
-        return threadFromFields(fields(reply[0]!), reply[1]!);
-      });
-    },
-
-    async mergeState(threadId, patch, mergeOptions) {
-      return writeState('mergeState', threadId, patch, mergeOptions);
-    },
-
-    async replaceState(threadId, state, replaceOptions) {
-      return writeState('replaceState', threadId, state, replaceOptions);
-    },
-
-    async createRun(threadId, input) {
-      return op('createRun', async () => {
-        checkId(threadId, 'thread id');
-        if (!isPlainObject(input)) throw new InvalidStoreInputError('createRun input must be an object');
-        const agentId = checkId(input.agentId, 'agentId');
-        const agentVersion = checkId(input.agentVersion, 'agentVersion');
-        const status = checkStatus(input.status ?? 'queued', 'run status');
-        const parentRunId = input.parentRunId ? checkId(input.parentRunId, 'parentRunId') : '';
-        const traceId = input.traceId ?? null;
-        if (traceId !== null && typeof traceId !== 'string') throw new InvalidStoreInputError('traceId must be a string or null');
-        const id = newId('run');
-        const runKeys = [keys.thread(threadId), keys.runs(threadId), keys.run(threadId, id), keys.runThreads, keys.activeRuns];
-        if (parentRunId) runKeys.push(keys.run(threadId, parentRunId));
-        const reply = await evalChecked(CREATE_RUN, runKeys, [
-          id,
-          threadId,
-          agentId,
-          agentVersion,
-          status,
-          now(),
-          parentRunId,
-          traceId === null ? '0' : '1',
-          traceId ?? '',
-        ]);
-        return runFromFields(fields(reply[1] as string[]));
-      });
-    },
-
-    async updateRun(runId, input) {
-      return op('updateRun', async () => {
-        const { results } = await applyWrites([prepareUpdate(runId, input)], 'one');
-        return runFromFields(fields(results[0] as string[]));
-      });
+      const reply = (await evalScript(READ_THREAD, [keys.thread(threadId), keys.state(threadId)], [])) as string[][];
+      if (reply.length === 0) return undefined;
+      return threadFromFields(fields(reply[0]!), reply[1]!);
     },
 
     async getRun(runId) {
-      return op('getRun', async () => {
-        checkId(runId, 'run id');
-        const threadId = (await redis.call('hget', [keys.runThreads, runId])) as string | null;
-        if (typeof threadId !== 'string') return undefined;
-        const [flat] = (await evalScript(READ_HASHES, [keys.run(threadId, runId)], [])) as string[][];
-        return flat && flat.length > 0 ? runFromFields(fields(flat)) : undefined;
-      });
+      const threadId = (await redis.call('hget', [keys.runThreads, runId])) as string | null;
+      if (typeof threadId !== 'string') return undefined;
+      const [flat] = (await evalScript(READ_HASHES, [keys.run(threadId, runId)], [])) as string[][];
+      return flat && flat.length > 0 ? runFromFields(fields(flat)) : undefined;
     },
 
     async listRuns(threadId) {
-      return op('listRuns', async () => {
-        checkId(threadId, 'thread id');
-        const runIds = (await redis.call('lrange', [keys.runs(threadId), 0, -1])) as string[];
-        if (runIds.length === 0) return [];
-        const hashes = (await evalScript(READ_HASHES, runIds.map((runId) => keys.run(threadId, runId)), [])) as string[][];
-        return hashes.filter((flat) => flat.length > 0).map((flat) => runFromFields(fields(flat)));
-      });
-    },
-
-    async appendItems(threadId, runId, items) {
-      return op('appendItems', async () => {
-        const prepared = prepareItems(threadId, runId, items);
-        const { results, at } = await applyWrites([prepared], 'one');
-        const first = Number(results[0]);
-        return prepared.encoded.map((item, index) => ({ seq: first + index, threadId, runId, createdAt: at, item: JSON.parse(item) as JsonObject }));
-      });
+      const runIds = (await redis.call('lrange', [keys.runs(threadId), 0, -1])) as string[];
+      if (runIds.length === 0) return [];
+      const hashes = (await evalScript(READ_HASHES, runIds.map((runId) => keys.run(threadId, runId)), [])) as string[][];
+      return hashes.filter((flat) => flat.length > 0).map((flat) => runFromFields(fields(flat)));
     },
 
     async listItems(threadId) {
-      return op('listItems', async () => {
-        checkId(threadId, 'thread id');
-        const entries = (await redis.call('lrange', [keys.items(threadId), 0, -1])) as string[];
-        return entries.map((entry) => JSON.parse(entry) as ThreadItem);
-      });
-    },
-
-    async appendAudit(record) {
-      return op('appendAudit', async () => {
-        const prepared = prepareAudit(record);
-        const { at } = await applyWrites([prepared], 'one');
-        const audit: AuditRecord = {
-          id: prepared.id,
-          threadId: prepared.threadId,
-          runId: prepared.runId,
-          kind: prepared.auditKind,
-          createdAt: at,
-          data: JSON.parse(prepared.data) as JsonObject,
-        };
-        return audit;
-      });
+      const entries = (await redis.call('lrange', [keys.items(threadId), 0, -1])) as string[];
+      return entries.map((entry) => JSON.parse(entry) as ThreadItem);
     },
 
     async listAudit(threadId) {
-      return op('listAudit', async () => {
-        checkId(threadId, 'thread id');
-        const entries = (await redis.call('lrange', [keys.audit(threadId), 0, -1])) as string[];
-        return entries.map((entry) => JSON.parse(entry) as AuditRecord);
-      });
+      const entries = (await redis.call('lrange', [keys.audit(threadId), 0, -1])) as string[];
+      return entries.map((entry) => JSON.parse(entry) as AuditRecord);
     },
 
-    async writeBatch(writes) {
-      return op('writeBatch', async () => {
-        if (!Array.isArray(writes)) throw new InvalidStoreInputError('writeBatch: writes must be an array');
-        // Validate and encode everything first, then one script applies all of it or nothing.
-        const prepared = writes.map((w: StoreWrite): Prepared => {
-          switch (w?.op) {
-            case 'appendItems':
-              return prepareItems(w.threadId, w.runId, w.items);
-            case 'appendAudit':
-              return prepareAudit(w.record);
-            case 'updateRun':
-              return prepareUpdate(w.runId, w.input);
-            case 'mergeState':
-              return prepareMerge(w.threadId, w.patch, false, checkIdempotencyKey(w.idempotencyKey));
-            default:
-              throw new InvalidStoreInputError(`writeBatch: unknown write ${JSON.stringify((w as { op?: unknown })?.op)}`);
-          }
-        });
-        if (prepared.length === 0) return;
-        await applyWrites(prepared, 'batch');
-      });
+    write: (writes, { at, results }) => applyWrites(writes, at, results),
+
+    async tryLock(lock): Promise<LockAttempt> {
+      const value = lockValue(lock);
+      const reply = (await evalScript(ACQUIRE_LOCK, [keys.lock(lock.threadId), keys.thread(lock.threadId)], [value, leaseOf(lock.leaseMs)])) as unknown[];
+      if (reply[0] === 'err') throw new ThreadNotFoundError(lock.threadId);
+      if (reply[0] !== 'ok') return { acquired: false, holder: holderOf(reply[1]) };
+      values.set(lock.token, value);
+      return { acquired: true };
     },
 
-    async acquireThreadLock(threadId, lockOptions) {
-      return op('acquireThreadLock', async () => {
-        checkId(threadId, 'thread id');
-        if (!isPlainObject(lockOptions)) throw new InvalidStoreInputError('acquireThreadLock options must be an object');
-        const { owner, leaseMs, waitMs } = checkLockOptions({
-          ...lockOptions,
-          leaseMs: lockOptions.leaseMs ?? resolved.lockLeaseMs,
-          waitMs: lockOptions.waitMs ?? resolved.lockWaitMs,
-        });
-        const lease = Math.max(1, Math.ceil(leaseMs));
-        const lockKey = keys.lock(threadId);
-        const value = lockValue(newId('lock'), owner);
-        let holder: string | undefined;
-        await waitForLock({
-          threadId,
-          waitMs,
-          signal: lockOptions.signal,
-          holder: () => holder,
-          released: () => new Promise<void>((resolve) => waiters.push(resolve)),
-          attempt: async () => {
-            if (closed) throw closedError('acquireThreadLock');
-            const reply = (await evalScript(ACQUIRE_LOCK, [lockKey, keys.thread(threadId)], [value, lease])) as unknown[];
-            if (reply[0] === 'ok') return true;
-            if (reply[0] === 'err') throw new ThreadNotFoundError(threadId);
-            holder = holderOf(reply[1]);
-            return undefined;
-          },
-        });
-        return makeLock(threadId, owner, lockKey, value, lease, lockOptions.autoRenew !== false);
-      });
+    async renewLock(threadId, token, leaseMs) {
+      const value = values.get(token);
+      if (value === undefined) return false;
+      return Number(await evalScript(RENEW_LOCK, [keys.lock(threadId)], [value, leaseOf(leaseMs)])) === 1;
     },
 
-    async recoverAbandonedRuns() {
-      return op('recoverAbandonedRuns', async () => {
-        const [flat] = (await evalScript(READ_HASHES, [keys.activeRuns], [])) as string[][];
-        const active = pairsOf(flat ?? []);
-        const error = JSON.stringify({ code: RUNNER_CRASHED, message: ABANDONED_RUN_MESSAGE });
-        let failed = 0;
-        for (let i = 0; i < active.length; i += REDIS_STORE_DEFAULTS.recoverBatchSize) {
-          const chunk = active.slice(i, i + REDIS_STORE_DEFAULTS.recoverBatchSize);
-          const scriptKeys = [keys.activeRuns, ...chunk.flatMap(([runId, threadId]) => [keys.run(threadId, runId), keys.lock(threadId)])];
-          failed += Number(await evalScript(RECOVER_RUNS, scriptKeys, [error, now(), ...chunk.map(([runId]) => runId)]));
-        }
-        return failed;
-      });
+    async releaseLock(threadId, token) {
+      const value = values.get(token);
+      values.delete(token);
+      if (value === undefined) return;
+      try {
+        await evalScript(RELEASE_LOCK, [keys.lock(threadId)], [value]);
+      } catch (error) {
+        // Unreachable Redis: the lease runs out on its own, so the lock still frees itself.
+        const mapped = mapError(error, 'releaseThreadLock');
+        if (!(mapped instanceof StoreUnavailableError)) throw mapped;
+      }
     },
+
+    async recoverAbandonedRuns(error, at) {
+      const [flat] = (await evalScript(READ_HASHES, [keys.activeRuns], [])) as string[][];
+      const active = pairsOf(flat ?? []);
+      const errorJson = JSON.stringify(error);
+      let failed = 0;
+      for (let i = 0; i < active.length; i += REDIS_STORE_DEFAULTS.recoverBatchSize) {
+        const chunk = active.slice(i, i + REDIS_STORE_DEFAULTS.recoverBatchSize);
+        const scriptKeys = [keys.activeRuns, ...chunk.flatMap(([runId, threadId]) => [keys.run(threadId, runId), keys.lock(threadId)])];
+        failed += Number(await evalScript(RECOVER_RUNS, scriptKeys, [errorJson, at, ...chunk.map(([runId]) => runId)]));
+      }
+      return failed;
+    },
+
+    mapError,
+    // A failed renewal (Redis briefly unreachable) is retried on the next tick; a lost lock stops it.
+    renewErrors: 'retry',
+    lockDefaults: { leaseMs: resolved.lockLeaseMs, waitMs: resolved.lockWaitMs },
 
     async close() {
-      if (closed) return;
-      for (const lock of [...heldLocks]) await lock.release().catch(() => undefined);
-      closed = true;
-      notifyReleased();
       if (!owned) return;
       if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
       else redis.disconnect();
     },
   };
-
-  function makeLock(threadId: string, owner: string, lockKey: string, value: string, lease: number, autoRenew: boolean): ThreadLock {
-    const renew = async (): Promise<boolean> => {
-      if (closed) return false;
-      return op('renewThreadLock', async () => Number(await evalScript(RENEW_LOCK, [lockKey], [value, lease])) === 1);
-    };
-    // A failed renewal (Redis briefly unreachable) is retried on the next tick; a lost lock stops it.
-    const lock = createHeldLock({
-      threadId,
-      owner,
-      leaseMs: lease,
-      autoRenew,
-      renew,
-      onRenewError: 'retry',
-      async release() {
-        heldLocks.delete(lock);
-        if (closed) return;
-        try {
-          await evalScript(RELEASE_LOCK, [lockKey], [value]);
-        } catch (error) {
-          // Unreachable Redis: the lease runs out on its own, so the lock still frees itself.
-          const mapped = mapError(error, 'releaseThreadLock');
-          if (!(mapped instanceof StoreUnavailableError)) throw mapped;
-        } finally {
-          notifyReleased();
-        }
-      },
-    });
-    heldLocks.add(lock);
-    return lock;
-  }
-
-  return store;
 }
 
 /** Opens (and owns) a connection for a URL, or adopts a caller's ioredis instance. */
@@ -542,10 +351,10 @@ function domainError(reply: unknown[]): StoreError {
   }
 }
 
-/** A validated, encoded state object as HSET field/value pairs: top-level key → JSON text. */
-function statePairs(encoded: string): string[] {
+/** A validated state object as HSET field/value pairs: top-level key → JSON text. */
+function statePairs(state: JsonObject): string[] {
   const pairs: string[] = [];
-  for (const [key, value] of Object.entries(JSON.parse(encoded) as JsonObject)) pairs.push(key, JSON.stringify(value));
+  for (const [key, value] of Object.entries(state)) pairs.push(key, JSON.stringify(value));
   return pairs;
 }
 

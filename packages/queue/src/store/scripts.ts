@@ -4,7 +4,7 @@
 // call writes nothing. User JSON is never decoded in Lua (cjson would turn `[]` into `{}`): it is
 // stored as the text the client encoded.
 import { createHash } from 'node:crypto';
-import { ACTIVE_RUN_STATUSES, TERMINAL_RUN_STATUSES } from '@baton/runner';
+import { ACTIVE_RUN_STATUSES, TERMINAL_RUN_STATUSES } from '@baton/runner/store-kit';
 
 export interface LuaScript {
   name: string;
@@ -47,14 +47,19 @@ local function runMissing(runKey, runThreads, runId, threadId)
 end
 `;
 
-/** KEYS: thread, state. ARGV: id, now, metadata JSON, tenant ('' for none), then state field/JSON pairs. */
+/**
+ * KEYS: thread, state, lock. ARGV: id, now, metadata JSON, tenant ('' for none), lock value ('' to
+ * take no lock), lease ms, then state field/JSON pairs. Creates the thread and, with a lock value,
+ * takes its lock (`SET PX`) in the same step.
+ */
 export const CREATE_THREAD = script(
   'createThread',
   `
 if redis.call('EXISTS', KEYS[1]) == 1 then return {'err', 'THREAD_EXISTS', ARGV[1]} end
 redis.call('HSET', KEYS[1], 'id', ARGV[1], 'createdAt', ARGV[2], 'updatedAt', ARGV[2], 'metadata', ARGV[3], 'seq', 0)
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'tenant', ARGV[4]) end
-if #ARGV >= 6 then hsetRange(KEYS[2], ARGV, 5, #ARGV) end
+if #ARGV >= 8 then hsetRange(KEYS[2], ARGV, 7, #ARGV) end
+if ARGV[5] ~= '' then redis.call('SET', KEYS[3], ARGV[5], 'PX', ARGV[6]) end
 return {'ok'}
 `,
 );
@@ -79,31 +84,6 @@ return out
 );
 
 /**
- * KEYS: thread, runs list, run, run-threads, active-runs[, parent run].
- * ARGV: runId, threadId, agentId, agentVersion, status, now, parentRunId ('' none),
- * hasTrace ('1'/'0'), traceId.
- */
-export const CREATE_RUN = script(
-  'createRun',
-  `
-local runId, threadId, status, now = ARGV[1], ARGV[2], ARGV[5], ARGV[6]
-if redis.call('EXISTS', KEYS[1]) == 0 then return {'err', 'THREAD_NOT_FOUND', threadId} end
-if ARGV[7] ~= '' then
-  local missing = runMissing(KEYS[6], KEYS[4], ARGV[7], threadId)
-  if missing then return missing end
-end
-if redis.call('HSETNX', KEYS[4], runId, threadId) == 0 then return {'err', 'RUN_EXISTS', runId} end
-redis.call('HSET', KEYS[3], 'id', runId, 'threadId', threadId, 'agentId', ARGV[3], 'agentVersion', ARGV[4],
-  'status', status, 'createdAt', now, 'updatedAt', now)
-if ARGV[7] ~= '' then redis.call('HSET', KEYS[3], 'parentRunId', ARGV[7]) end
-if ARGV[8] == '1' then redis.call('HSET', KEYS[3], 'traceId', ARGV[9]) end
-redis.call('RPUSH', KEYS[2], runId)
-if ACTIVE[status] then redis.call('HSET', KEYS[5], runId, threadId) end
-return {'ok', redis.call('HGETALL', KEYS[3])}
-`,
-);
-
-/**
  * The write engine behind mergeState, replaceState, appendItems, appendAudit, updateRun and
  * writeBatch: parses a list of writes, validates all of them against the current data (and the
  * effect of earlier writes of the list), and only then applies them, in order.
@@ -114,6 +94,10 @@ return {'ok', redis.call('HGETALL', KEYS[3])}
  * - `I thread items run runThreads threadId runId now meta n item1 …`
  * - `A thread audit auditIds run(0 = none) runThreads threadId auditId runId json`
  * - `U run activeRuns runId status('' keep) errorMode(k|n|s) errorJson now threadId`
+ * - `R thread runs run runThreads activeRuns parent(0 = none) runId threadId agentId agentVersion
+ *   status parentRunId hasTrace(0|1) traceId now`
+ *
+ * A run created by an `R` write counts as existing for the writes after it in the same list.
  */
 export const WRITE = script(
   'write',
@@ -145,6 +129,12 @@ for o = 1, count do
     op.r, op.active = K(p + 1), K(p + 2)
     op.runId, op.status, op.errMode, op.err, op.now, op.threadId = ARGV[p + 3], ARGV[p + 4], ARGV[p + 5], ARGV[p + 6], ARGV[p + 7], ARGV[p + 8]
     p = p + 9
+  elseif kind == 'R' then
+    op.t, op.runs, op.r, op.idx, op.active = K(p + 1), K(p + 2), K(p + 3), K(p + 4), K(p + 5)
+    if ARGV[p + 6] ~= '0' then op.parent = K(p + 6) end
+    op.runId, op.threadId, op.agentId, op.agentVersion = ARGV[p + 7], ARGV[p + 8], ARGV[p + 9], ARGV[p + 10]
+    op.status, op.parentRunId, op.hasTrace, op.traceId, op.now = ARGV[p + 11], ARGV[p + 12], ARGV[p + 13], ARGV[p + 14], ARGV[p + 15]
+    p = p + 16
   else
     return {'err', 'BAD_WRITE', tostring(kind)}
   end
@@ -152,17 +142,30 @@ for o = 1, count do
 end
 
 -- Validate every write before the first change.
-local threadExists, statusOf, seenAudit = {}, {}, {}
+local threadExists, statusOf, seenAudit, createdKey, createdId = {}, {}, {}, {}, {}
+local function missingRun(runKey, runThreads, runId, threadId)
+  if createdKey[runKey] then return nil end
+  if createdId[runId] then return {'err', 'RUN_NOT_FOUND', runId, threadId} end
+  return runMissing(runKey, runThreads, runId, threadId)
+end
 for _, op in ipairs(ops) do
   if op.t then
     if threadExists[op.t] == nil then threadExists[op.t] = redis.call('EXISTS', op.t) == 1 end
     if not threadExists[op.t] then return {'err', 'THREAD_NOT_FOUND', op.threadId} end
   end
   if op.kind == 'I' or (op.kind == 'A' and op.r) then
-    local missing = runMissing(op.r, op.idx, op.runId, op.threadId)
+    local missing = missingRun(op.r, op.idx, op.runId, op.threadId)
     if missing then return missing end
   end
-  if op.kind == 'A' then
+  if op.kind == 'R' then
+    if op.parent then
+      local missing = missingRun(op.parent, op.idx, op.parentRunId, op.threadId)
+      if missing then return missing end
+    end
+    if createdId[op.runId] or redis.call('HEXISTS', op.idx, op.runId) == 1 then return {'err', 'RUN_EXISTS', op.runId} end
+    createdKey[op.r], createdId[op.runId] = true, true
+    statusOf[op.r] = op.status
+  elseif op.kind == 'A' then
     if seenAudit[op.id] or redis.call('SISMEMBER', op.ids, op.id) == 1 then return {'err', 'AUDIT_EXISTS', op.id} end
     seenAudit[op.id] = true
   elseif op.kind == 'U' then
@@ -202,6 +205,15 @@ for o, op in ipairs(ops) do
   elseif op.kind == 'A' then
     redis.call('SADD', op.ids, op.id)
     redis.call('RPUSH', op.au, op.json)
+  elseif op.kind == 'R' then
+    redis.call('HSETNX', op.idx, op.runId, op.threadId)
+    redis.call('HSET', op.r, 'id', op.runId, 'threadId', op.threadId, 'agentId', op.agentId, 'agentVersion', op.agentVersion,
+      'status', op.status, 'createdAt', op.now, 'updatedAt', op.now)
+    if op.parentRunId ~= '' then redis.call('HSET', op.r, 'parentRunId', op.parentRunId) end
+    if op.hasTrace == '1' then redis.call('HSET', op.r, 'traceId', op.traceId) end
+    redis.call('RPUSH', op.runs, op.runId)
+    if ACTIVE[op.status] then redis.call('HSET', op.active, op.runId, op.threadId) end
+    if mode == 'one' then result = redis.call('HGETALL', op.r) end
   elseif op.kind == 'U' then
     local current = redis.call('HGET', op.r, 'status')
     local nextStatus = current
@@ -280,4 +292,4 @@ return failed
 `,
 );
 
-export const ALL_SCRIPTS: readonly LuaScript[] = [CREATE_THREAD, READ_THREAD, READ_HASHES, CREATE_RUN, WRITE, ACQUIRE_LOCK, RELEASE_LOCK, RENEW_LOCK, RECOVER_RUNS];
+export const ALL_SCRIPTS: readonly LuaScript[] = [CREATE_THREAD, READ_THREAD, READ_HASHES, WRITE, ACQUIRE_LOCK, RELEASE_LOCK, RENEW_LOCK, RECOVER_RUNS];

@@ -1,7 +1,8 @@
 // The Redis store's suspended runs (resumable approvals), kept apart from its other methods and
-// hooked in with one spread. Each write is one Lua script: saving checks the run exists on the
+// hooked in with `withStoreExtension`. Each write is one Lua script: saving checks the run exists on the
 // thread, taking reads and deletes in one step so exactly one of several callers gets the record.
-import { RunNotFoundError, checkId, checkSuspendedRunInput, type SuspendedRun, type SuspendedRunMethods } from '@baton/runner';
+import { RunNotFoundError, checkId, checkSuspendedRunInput, type SuspendedRunMethods } from '@baton/runner/store-kit';
+import type { SuspendedRun } from '@baton/runner';
 import type { Redis } from 'ioredis';
 import type { KeyLayout } from './keys.js';
 

@@ -1,5 +1,5 @@
-// The Redis store shared by separate OS processes: lock holders are serialised, and a holder
-// killed with SIGKILL loses the lock once its lease runs out, after which its run is recovered.
+// The Redis store shared by separate OS processes: the shared multi-process contract, and a holder
+// killed with SIGKILL loses the lock once its lease runs out (not before), after which its run is recovered.
 // The children load the built store from dist/ (turbo builds before it tests).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ThreadBusyError } from '@baton/runner';
+import { describeThreadStoreProcessContract } from '@baton/runner/testing';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createRedisThreadStore } from '../../src/index.js';
 import { deleteKeys, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
@@ -16,28 +17,6 @@ import { deleteKeys, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
 const distIndex = resolve(dirname(fileURLToPath(import.meta.url)), '../../dist/index.js');
 const storeUrl = pathToFileURL(distIndex).href;
 const url = testRedisUrl();
-
-// Takes the thread lock `count` times; inside it, a read-modify-write of a counter. Prints the
-// [start, end] of every section it held.
-const LOCKER = `
-import { setTimeout as sleep } from 'node:timers/promises';
-import { createRedisThreadStore } from ${JSON.stringify(storeUrl)};
-const [url, prefix, threadId, name, count] = process.argv.slice(2);
-const store = createRedisThreadStore({ connection: url, prefix });
-const sections = [];
-for (let i = 0; i < Number(count); i++) {
-  const lock = await store.acquireThreadLock(threadId, { owner: name + '-' + i, waitMs: 60000 });
-  const start = Date.now();
-  const counter = (await store.getThread(threadId)).state.counter;
-  await sleep(3);
-  await store.mergeState(threadId, { counter: counter + 1, ['last_' + name]: i });
-  const end = Date.now();
-  await lock.release();
-  sections.push([start, end]);
-}
-await store.close();
-process.stdout.write(JSON.stringify(sections) + '\\n');
-`;
 
 // Creates a run, takes the lock with a short lease (renewed in the background) and keeps writing.
 const HOLDER = `
@@ -71,6 +50,21 @@ function runChild(dir: string, script: string, args: string[]): { child: ChildPr
   return { child, firstLine, exit };
 }
 
+// The shared multi-process contract (merges, lock serialisation, a holder killed mid-batch).
+describeThreadStoreProcessContract(
+  'redis',
+  async () => {
+    if (!existsSync(distIndex)) throw new Error(`build @baton/queue first: ${distIndex} is missing`);
+    const prefix = uniquePrefix('shared-processes');
+    return {
+      store: createRedisThreadStore({ connection: url, prefix }),
+      child: { moduleUrl: storeUrl, exportName: 'createRedisThreadStore', options: { connection: url, prefix } },
+      cleanup: async () => void (await deleteKeys(url, prefix)),
+    };
+  },
+  { describe, it, expect, beforeEach, afterEach },
+);
+
 describe('Redis thread store across processes', () => {
   let dir: string;
   let prefix: string;
@@ -82,30 +76,12 @@ describe('Redis thread store across processes', () => {
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'baton-redis-proc-'));
     prefix = uniquePrefix('processes');
-    await writeFile(join(dir, 'locker.mjs'), LOCKER);
     await writeFile(join(dir, 'holder.mjs'), HOLDER);
   });
   afterEach(async () => {
     for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await rm(dir, { recursive: true, force: true });
     await deleteKeys(url, prefix);
-  });
-
-  it('two processes contending for one thread lock are serialised', { timeout: 120_000 }, async () => {
-    const store = createRedisThreadStore({ connection: url, prefix });
-    const thread = await store.createThread({ state: { counter: 0 } });
-    const a = runChild(dir, 'locker.mjs', [url, prefix, thread.id, 'a', '40']);
-    const b = runChild(dir, 'locker.mjs', [url, prefix, thread.id, 'b', '40']);
-    children.push(a.child, b.child);
-    const sections = [...(JSON.parse(await a.firstLine) as number[][]), ...(JSON.parse(await b.firstLine) as number[][])];
-    expect(await a.exit).toBe(0);
-    expect(await b.exit).toBe(0);
-    // No lost update: every read-modify-write saw the previous one.
-    expect((await store.getThread(thread.id))!.state).toMatchObject({ counter: 80, last_a: 39, last_b: 39 });
-    // And no two sections overlapped in time.
-    sections.sort((x, y) => x[0]! - y[0]!);
-    for (let i = 1; i < sections.length; i++) expect(sections[i]![0]!).toBeGreaterThanOrEqual(sections[i - 1]![1]!);
-    await store.close();
   });
 
   it('a holder killed with SIGKILL loses the lock after its lease; its run is then recovered', { timeout: 120_000 }, async () => {

@@ -18,7 +18,7 @@ import {
 import type { AgentRegistry, RegisteredAgent } from '../registry/types.js';
 import { ACTIVE_RUN_STATUSES, RUNNER_CRASHED, ThreadNotFoundError, createMemoryThreadStore } from '../store/index.js';
 import { ABANDONED_RUN_MESSAGE } from '../store/rules.js';
-import type { JsonObject, RunRecord, RunStatus, ThreadStore } from '../store/types.js';
+import type { AcquireLockOptions, JsonObject, RunStatus, ThreadLock, ThreadStore } from '../store/types.js';
 import { nextStateMergeKey, type AgentRunState, type CallState } from './call-state.js';
 import { createGuardrailChecker, type GuardrailChecker } from '@baton/guardrail-client';
 import { checkGuardrail, type GuardrailCheckerOptions, type RecordedDecision } from './guardrails.js';
@@ -270,19 +270,20 @@ export class Runner {
     // Set once the caller may see the thread: a refused call never reads another tenant's state.
     let accessible = false;
     try {
-      const ensured = await this.ensureThread(request.threadId, request.auth?.tenant);
-      accessible = true;
-      threadId = ensured.threadId;
-      root.span.setAttribute('baton.thread.id', threadId);
-      const lock = await this.store.acquireThreadLock(threadId, {
+      const lockOptions = {
         owner: `call_${randomUUID()}`,
         leaseMs: this.limits.lockLeaseMs ?? this.limits.runTimeoutMs + LOCK_LEASE_MARGIN_MS,
         waitMs: this.limits.runTimeoutMs,
         signal: controller.signal,
-      });
+      };
+      const ensured = await this.ensureThread(request.threadId, request.auth?.tenant, lockOptions);
+      accessible = true;
+      threadId = ensured.threadId;
+      root.span.setAttribute('baton.thread.id', threadId);
+      const lock = ensured.lock ?? (await this.store.acquireThreadLock(threadId, lockOptions));
       try {
-        // A thread this call just created under a store-generated id has no runs (nobody else
-        // can know the id yet): nothing abandoned to look for, one store read saved per run.
+        // A thread this call just created under a store-generated id, or created locked, has no
+        // runs (nobody else could run on it yet): nothing abandoned to look for, one read saved.
         if (!ensured.freshGeneratedId) await this.failAbandonedRuns(threadId);
         if (resume) resume.suspended = await this.approvalGate.claim(threadId, resume);
         else if (!ensured.freshGeneratedId) await this.approvalGate.refuseWhileAwaiting(threadId);
@@ -389,20 +390,34 @@ export class Runner {
   }
 
   /**
-   * The thread to run on, created for `tenant` when new; `freshGeneratedId` when this call just
-   * created it under a generated id. A thread of another tenant is refused (ThreadAccessRefused).
+   * The thread to run on, created for `tenant` when new; `freshGeneratedId` when nobody else can
+   * have run on it yet (this call created it under the store's generated id, or created it already
+   * locked), and `lock` when the store created it already locked (one commit, not two). A thread
+   * of another tenant is refused (ThreadAccessRefused).
    */
-  private async ensureThread(threadId: string | undefined, tenant: string | undefined): Promise<{ threadId: string; freshGeneratedId: boolean }> {
+  private async ensureThread(
+    threadId: string | undefined,
+    tenant: string | undefined,
+    lockOptions: AcquireLockOptions,
+  ): Promise<{ threadId: string; freshGeneratedId: boolean; lock?: ThreadLock }> {
     const owner = tenant !== undefined ? { tenant } : {};
     const check = (thread: { tenant?: string }) => {
       if (thread.tenant !== tenant) throw new ThreadAccessRefused(threadId as string);
       return { threadId: threadId as string, freshGeneratedId: false };
     };
+    const create = async (id: string | undefined) => {
+      const input = { ...(id !== undefined ? { id } : {}), ...owner };
+      if (this.store.createLockedThread) {
+        const { thread, lock } = await this.store.createLockedThread(input, lockOptions);
+        return { threadId: thread.id, freshGeneratedId: true, lock };
+      }
+      return { threadId: (await this.store.createThread(input)).id, freshGeneratedId: id === undefined };
+    };
     if (threadId !== undefined) {
       const existing = await this.store.getThread(threadId);
       if (existing) return check(existing);
       try {
-        return { threadId: (await this.store.createThread({ id: threadId, ...owner })).id, freshGeneratedId: false };
+        return await create(threadId);
       } catch (error) {
         // Created concurrently by another call: fine if it is this tenant's.
         const raced = await this.store.getThread(threadId);
@@ -410,9 +425,7 @@ export class Runner {
         throw error;
       }
     }
-    if (this.options.idGenerator) return { threadId: (await this.store.createThread({ id: this.options.idGenerator(), ...owner })).id, freshGeneratedId: false };
-    // The store's own random id: no other caller can have run on this thread.
-    return { threadId: (await this.store.createThread(owner)).id, freshGeneratedId: true };
+    return create(this.options.idGenerator ? this.options.idGenerator() : undefined);
   }
 
   private async runChain(
@@ -476,17 +489,21 @@ export class Runner {
     let resuming = resume?.suspended ? { plan: resume, suspended: resume.suspended } : undefined;
     for (;;) {
       chain.push(agent.manifest.id);
-      let record: RunRecord;
+      // A new run is committed with its first writes (the next flush), not in a transaction of its
+      // own; a resumed run already exists and goes back to in_progress.
+      let record: { id: string };
       try {
         record = resuming
           ? await this.store.updateRun(resuming.suspended.runId, { status: 'in_progress', error: null })
-          : await this.store.createRun(threadId, {
-              agentId: agent.manifest.id,
-              agentVersion: agent.manifest.version,
-              parentRunId,
-              status: 'in_progress',
-              traceId: trace.getSpanContext(rootContext)?.traceId ?? null,
-            });
+          : {
+              id: await writes.createRun(threadId, {
+                agentId: agent.manifest.id,
+                agentVersion: agent.manifest.version,
+                parentRunId,
+                status: 'in_progress',
+                traceId: trace.getSpanContext(rootContext)?.traceId ?? null,
+              }),
+            };
       } catch (error) {
         if (handedOff) events.emit({ type: 'handoff', thread_id: threadId, ...handedOff, to_agent_id: agent.manifest.id });
         throw error;
@@ -507,8 +524,9 @@ export class Runner {
       const finish = async (status: RunStatus, error?: { code: string; message: string }) => {
         summary.status = status;
         if (error) summary.error = error;
+        // No flush of its own: the next boundary (the next agent's first model call, or the end
+        // of the call) commits it, with the writes around it.
         await writes.updateRun(record.id, { status, error: error ?? null });
-        await writes.flush();
         scope.span.setAttribute('baton.run.status', status);
         endSpan(scope.span, status === 'completed' || status === 'cancelled' ? undefined : error);
         events.emit({ type: 'run_end', thread_id: threadId, run_id: record.id, agent_id: agent.manifest.id, status });

@@ -1,11 +1,15 @@
-import type { AuditRecord, JsonObject, StoreWrite, ThreadStore, UpdateRunInput } from '../store/types.js';
+import { randomUUID } from 'node:crypto';
+import type { AuditRecord, CreateRunInput, JsonObject, StoreWrite, ThreadStore, UpdateRunInput } from '../store/types.js';
 
 /**
- * The writes of one `run()` call. With a store that has `writeBatch`, appends and run updates
- * are queued and committed together, in order, in one transaction at each flush; the runner
- * flushes before anything leaves the process or reads the store (a model call, a tool, a handoff
- * gate, a subprocess, the end of an agent run), so nothing crosses a boundary before its records
- * are durable. Without `writeBatch` every write goes straight to the store, as before.
+ * The writes of one `run()` call. With a store that has `writeBatch`, run creation, appends and
+ * run updates are queued and committed together, in order, in one transaction at each flush; the
+ * runner flushes before anything leaves the process or reads the store (a model call, a tool, a
+ * handoff gate, a subprocess, the end of the call), so nothing crosses a boundary before its
+ * records are durable. A run therefore reaches the store with its first turn's writes: a process
+ * killed before that commit leaves no trace of the run, one killed after it leaves a run the next
+ * lock holder (or `recoverAbandonedRuns`) records as crashed. Without `writeBatch` every write
+ * goes straight to the store, as before.
  */
 export class WriteBuffer {
   private queue: StoreWrite[] = [];
@@ -13,6 +17,17 @@ export class WriteBuffer {
 
   constructor(private readonly store: ThreadStore) {
     this.batch = typeof store.writeBatch === 'function' ? store.writeBatch.bind(store) : undefined;
+  }
+
+  /**
+   * Creates a run and returns its id: queued under a new `run_…` id when batching (the store
+   * checks the thread, the parent and that the id is free when the batch commits), else at once.
+   */
+  async createRun(threadId: string, input: CreateRunInput): Promise<string> {
+    if (!this.batch) return (await this.store.createRun(threadId, input)).id;
+    const id = `run_${randomUUID().replace(/-/g, '')}`;
+    this.queue.push({ op: 'createRun', threadId, input: { ...input, id } });
+    return id;
   }
 
   async appendItems(threadId: string, runId: string, items: JsonObject[]): Promise<void> {

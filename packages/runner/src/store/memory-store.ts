@@ -1,23 +1,10 @@
 import { InvalidStoreInputError, RunNotFoundError, StoreError, ThreadNotFoundError } from './errors.js';
+import type { StoreIdKind } from './ids.js';
+import { createThreadStoreFacade } from './kit/facade.js';
+import { withStoreExtension } from './kit/extend.js';
 import { memorySuspendedRuns } from './suspended-runs.js';
-import { defaultIdGenerator, type StoreIdKind } from './ids.js';
-import { createHeldLock } from './held-lock.js';
-import { waitForLock } from './lock-wait.js';
-import {
-  ABANDONED_RUN_MESSAGE,
-  ACTIVE_RUN_STATUSES,
-  RUNNER_CRASHED,
-  assertTransition,
-  checkAuditInput,
-  checkError,
-  checkId,
-  checkLockOptions,
-  checkMergeOptions,
-  checkStatus,
-  copyObject,
-  isPlainObject,
-  mergeStateObjects,
-} from './rules.js';
+import type { LockAttempt, NewLock, NewThread, PreparedWrite, StoreBackend, WriteResult } from './kit/backend.js';
+import { ACTIVE_RUN_STATUSES, assertTransition, mergeStateObjects } from './rules.js';
 import type { AuditRecord, JsonObject, RunRecord, ThreadItem, ThreadRecord, ThreadStore } from './types.js';
 
 /** Options for {@link createMemoryThreadStore}. */
@@ -37,31 +24,28 @@ interface ThreadEntry {
   applied: Set<string>;
 }
 
+const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
 /**
  * A thread store in this process's memory, with the same semantics as the SQLite store (same
- * merge rule, same errors, leased locks): for tests and throwaway runs. Nothing survives exit.
+ * facade, same merge rule, same errors, leased locks): for tests and throwaway runs. Nothing
+ * survives exit.
  */
 export function createMemoryThreadStore(options: MemoryThreadStoreOptions = {}): ThreadStore {
   const clock = options.clock ?? (() => new Date());
-  const newId = options.idGenerator ?? defaultIdGenerator;
-  const now = () => clock().toISOString();
-  const nowMs = () => clock().getTime();
+  const backend = memoryBackend(() => clock().getTime());
+  return withStoreExtension(createThreadStoreFacade(backend, options), ({ assertOpen }) =>
+    memorySuspendedRuns({ open: assertOpen, now: () => clock().toISOString(), requireRunOnThread: backend.requireRunOnThread }),
+  );
+}
 
+/** The memory backend: maps, with an undo log so a failed batch leaves nothing behind. */
+function memoryBackend(nowMs: () => number): StoreBackend & { requireRunOnThread(runId: string, threadId: string): RunRecord } {
   const threads = new Map<string, ThreadEntry>();
   const runs = new Map<string, RunRecord>();
   const locks = new Map<string, { owner: string; token: string; expiresAt: number }>();
   const auditIds = new Set<string>();
-  let waiters: (() => void)[] = [];
-  let closed = false;
 
-  const notifyReleased = () => {
-    const current = waiters;
-    waiters = [];
-    for (const wake of current) wake();
-  };
-  const open = (what: string) => {
-    if (closed) throw new StoreError('STORE_CLOSED', `thread store is closed (${what})`);
-  };
   const requireThread = (threadId: string): ThreadEntry => {
     const entry = threads.get(threadId);
     if (!entry) throw new ThreadNotFoundError(threadId);
@@ -73,208 +57,154 @@ export function createMemoryThreadStore(options: MemoryThreadStoreOptions = {}):
     if (run.threadId !== threadId) throw new RunNotFoundError(runId, `on thread ${JSON.stringify(threadId)}`);
     return run;
   };
-  const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
-  const writeState = (threadId: string, value: unknown, replace: boolean, options: unknown): JsonObject => {
-    checkId(threadId, 'thread id');
-    const patch = copyObject(value, replace ? 'thread state' : 'state patch');
-    const key = checkMergeOptions(options, replace ? 'replaceState options' : 'mergeState options');
-    const entry = requireThread(threadId);
-    if (key !== undefined) {
-      if (entry.applied.has(key)) return clone(entry.record.state);
-      entry.applied.add(key);
+  const takeLock = (lock: NewLock): void => void locks.set(lock.threadId, { owner: lock.owner, token: lock.token, expiresAt: nowMs() + lock.leaseMs });
+
+  /** Applies one write, pushing what undoes it onto `undo`. */
+  const apply = (w: PreparedWrite, at: string, undo: (() => void)[]): WriteResult => {
+    switch (w.op) {
+      case 'createRun': {
+        const { run } = w;
+        requireThread(run.threadId);
+        if (run.parentRunId !== null) requireRunOnThread(run.parentRunId, run.threadId);
+        if (runs.has(run.id)) throw new InvalidStoreInputError(`createRun violates a store constraint: run id ${JSON.stringify(run.id)} already exists`);
+        const record: RunRecord = { ...run, createdAt: at, updatedAt: at, error: null };
+        runs.set(run.id, record);
+        undo.push(() => runs.delete(run.id));
+        return clone(record);
+      }
+      case 'writeState': {
+        const entry = requireThread(w.threadId);
+        if (w.idempotencyKey !== undefined) {
+          if (entry.applied.has(w.idempotencyKey)) return clone(entry.record.state);
+          entry.applied.add(w.idempotencyKey);
+          undo.push(() => entry.applied.delete(w.idempotencyKey!));
+        }
+        const before = { state: entry.record.state, updatedAt: entry.record.updatedAt };
+        entry.record.state = w.replace ? clone(w.patch) : mergeStateObjects(entry.record.state, clone(w.patch));
+        entry.record.updatedAt = at;
+        undo.push(() => Object.assign(entry.record, before));
+        return clone(entry.record.state);
+      }
+      case 'appendItems': {
+        const entry = requireThread(w.threadId);
+        requireRunOnThread(w.runId, w.threadId);
+        const before = { nextSeq: entry.nextSeq, length: entry.items.length, updatedAt: entry.record.updatedAt };
+        const first = entry.nextSeq;
+        for (const item of w.items) {
+          entry.items.push({ seq: entry.nextSeq++, threadId: w.threadId, runId: w.runId, createdAt: at, item: JSON.parse(item) as JsonObject });
+        }
+        entry.record.updatedAt = at;
+        undo.push(() => {
+          entry.items.length = before.length;
+          entry.nextSeq = before.nextSeq;
+          entry.record.updatedAt = before.updatedAt;
+        });
+        return first;
+      }
+      case 'appendAudit': {
+        const entry = requireThread(w.threadId);
+        if (w.runId) requireRunOnThread(w.runId, w.threadId);
+        // An index of every audit id, not a scan of every thread's records (that grew with the store).
+        if (auditIds.has(w.id)) {
+          throw new InvalidStoreInputError(`appendAudit violates a store constraint: audit id ${JSON.stringify(w.id)} already exists`);
+        }
+        entry.audit.push({ id: w.id, threadId: w.threadId, runId: w.runId, kind: w.kind, createdAt: at, data: JSON.parse(w.data) as JsonObject });
+        auditIds.add(w.id);
+        undo.push(() => {
+          entry.audit.pop();
+          auditIds.delete(w.id);
+        });
+        return undefined;
+      }
+      case 'updateRun': {
+        const run = runs.get(w.runId);
+        if (!run) throw new RunNotFoundError(w.runId);
+        const nextStatus = w.status ?? run.status;
+        assertTransition(w.runId, run.status, nextStatus);
+        const before = { ...run };
+        run.status = nextStatus;
+        if (w.error !== undefined) run.error = w.error;
+        run.updatedAt = at;
+        undo.push(() => Object.assign(run, before));
+        return clone(run);
+      }
+      default:
+        throw new StoreError('STORE_FAILED', `memory store: unknown write ${JSON.stringify((w as { op?: unknown }).op)}`);
     }
-    entry.record.state = replace ? patch : mergeStateObjects(entry.record.state, patch);
-    entry.record.updatedAt = now();
-    return clone(entry.record.state);
   };
 
   return {
-    ...memorySuspendedRuns({ open, now, requireRunOnThread }),
-    async createThread(input = {}) {
-      open('createThread');
-      const id = input.id === undefined ? newId('thread') : checkId(input.id, 'thread id');
-      const state = copyObject(input.state ?? {}, 'thread state');
-      const metadata = copyObject(input.metadata ?? {}, 'thread metadata');
-      const tenant = input.tenant === undefined ? undefined : checkId(input.tenant, 'thread tenant');
-      if (threads.has(id)) throw new StoreError('STORE_THREAD_EXISTS', `thread ${JSON.stringify(id)} already exists`);
-      const at = now();
-      const record: ThreadRecord = { id, createdAt: at, updatedAt: at, state, metadata, ...(tenant !== undefined ? { tenant } : {}) };
-      threads.set(id, { record, nextSeq: 1, items: [], audit: [], applied: new Set() });
-      return clone(record);
+    requireRunOnThread,
+    createThread(thread: NewThread, lock?: NewLock) {
+      if (threads.has(thread.id)) throw new StoreError('STORE_THREAD_EXISTS', `thread ${JSON.stringify(thread.id)} already exists`);
+      const record: ThreadRecord = {
+        id: thread.id,
+        createdAt: thread.at,
+        updatedAt: thread.at,
+        state: thread.state,
+        metadata: thread.metadata,
+        ...(thread.tenant !== undefined ? { tenant: thread.tenant } : {}),
+      };
+      threads.set(thread.id, { record: clone(record), nextSeq: 1, items: [], audit: [], applied: new Set() });
+      if (lock) takeLock(lock);
     },
-
-    async getThread(threadId) {
-      open('getThread');
-      const entry = threads.get(checkId(threadId, 'thread id'));
+    getThread: (threadId) => {
+      const entry = threads.get(threadId);
       return entry ? clone(entry.record) : undefined;
     },
-
-    async mergeState(threadId, patch, mergeOptions) {
-      open('mergeState');
-      return writeState(threadId, patch, false, mergeOptions);
-    },
-
-    async replaceState(threadId, state, replaceOptions) {
-      open('replaceState');
-      return writeState(threadId, state, true, replaceOptions);
-    },
-
-    async createRun(threadId, input) {
-      open('createRun');
-      checkId(threadId, 'thread id');
-      if (!isPlainObject(input)) throw new InvalidStoreInputError('createRun input must be an object');
-      const agentId = checkId(input.agentId, 'agentId');
-      const agentVersion = checkId(input.agentVersion, 'agentVersion');
-      const status = checkStatus(input.status ?? 'queued', 'run status');
-      requireThread(threadId);
-      if (input.parentRunId) requireRunOnThread(input.parentRunId, threadId);
-      const at = now();
-      const run: RunRecord = {
-        id: newId('run'),
-        threadId,
-        agentId,
-        agentVersion,
-        status,
-        parentRunId: input.parentRunId ?? null,
-        createdAt: at,
-        updatedAt: at,
-        error: null,
-        traceId: input.traceId ?? null,
-      };
-      runs.set(run.id, run);
-      return clone(run);
-    },
-
-    async updateRun(runId, input) {
-      open('updateRun');
-      checkId(runId, 'run id');
-      if (!isPlainObject(input)) throw new InvalidStoreInputError('updateRun input must be an object');
-      const status = input.status === undefined ? undefined : checkStatus(input.status, 'run status');
-      const error = input.error === undefined ? undefined : checkError(input.error, 'run error');
+    getRun: (runId) => {
       const run = runs.get(runId);
-      if (!run) throw new RunNotFoundError(runId);
-      const nextStatus = status ?? run.status;
-      assertTransition(runId, run.status, nextStatus);
-      run.status = nextStatus;
-      if (error !== undefined) run.error = error;
-      run.updatedAt = now();
-      return clone(run);
-    },
-
-    async getRun(runId) {
-      open('getRun');
-      const run = runs.get(checkId(runId, 'run id'));
       return run ? clone(run) : undefined;
     },
+    listRuns: (threadId) => [...runs.values()].filter((run) => run.threadId === threadId).map(clone),
+    listItems: (threadId) => clone(threads.get(threadId)?.items ?? []),
+    listAudit: (threadId) => clone(threads.get(threadId)?.audit ?? []),
 
-    async listRuns(threadId) {
-      open('listRuns');
-      checkId(threadId, 'thread id');
-      return [...runs.values()].filter((run) => run.threadId === threadId).map(clone);
-    },
-
-    async appendItems(threadId, runId, items) {
-      open('appendItems');
-      checkId(threadId, 'thread id');
-      checkId(runId, 'run id');
-      if (!Array.isArray(items)) throw new InvalidStoreInputError('items must be an array of JSON objects');
-      const copies = items.map((item, index) => copyObject(item, `items[${index}]`));
-      const entry = requireThread(threadId);
-      requireRunOnThread(runId, threadId);
-      const at = now();
-      const appended = copies.map((item) => ({ seq: entry.nextSeq++, threadId, runId, createdAt: at, item }));
-      entry.items.push(...appended);
-      entry.record.updatedAt = at;
-      return clone(appended);
-    },
-
-    async listItems(threadId) {
-      open('listItems');
-      return clone(threads.get(checkId(threadId, 'thread id'))?.items ?? []);
-    },
-
-    async appendAudit(record) {
-      open('appendAudit');
-      const checked = checkAuditInput(record, () => newId('audit'));
-      const { id, threadId, runId, kind } = checked;
-      const data = JSON.parse(checked.data) as JsonObject;
-      const entry = requireThread(threadId);
-      if (runId) requireRunOnThread(runId, threadId);
-      // An index of every audit id, not a scan of every thread's records (that grew with the store).
-      if (auditIds.has(id)) {
-        throw new InvalidStoreInputError(`appendAudit violates a store constraint: audit id ${JSON.stringify(id)} already exists`);
+    write(writes, { at }) {
+      const undo: (() => void)[] = [];
+      try {
+        return writes.map((w) => apply(w, at, undo));
+      } catch (error) {
+        for (let i = undo.length - 1; i >= 0; i--) undo[i]!();
+        throw error;
       }
-      const audit: AuditRecord = { id, threadId, runId, kind, createdAt: now(), data };
-      entry.audit.push(audit);
-      auditIds.add(id);
-      return clone(audit);
     },
 
-    async listAudit(threadId) {
-      open('listAudit');
-      return clone(threads.get(checkId(threadId, 'thread id'))?.audit ?? []);
+    tryLock(lock): LockAttempt {
+      requireThread(lock.threadId);
+      const current = locks.get(lock.threadId);
+      if (current && current.expiresAt > nowMs()) return { acquired: false, holder: current.owner };
+      takeLock(lock);
+      return { acquired: true };
+    },
+    renewLock(threadId, token, leaseMs) {
+      const current = locks.get(threadId);
+      if (current?.token !== token) return false;
+      current.expiresAt = nowMs() + leaseMs;
+      return true;
+    },
+    releaseLock(threadId, token) {
+      if (locks.get(threadId)?.token === token) locks.delete(threadId);
     },
 
-    async acquireThreadLock(threadId, lockOptions) {
-      open('acquireThreadLock');
-      checkId(threadId, 'thread id');
-      const { owner, leaseMs, waitMs } = checkLockOptions(lockOptions);
-      const token = newId('lock');
-      await waitForLock({
-        threadId,
-        waitMs,
-        signal: lockOptions.signal,
-        holder: () => locks.get(threadId)?.owner,
-        released: () => new Promise<void>((resolve) => waiters.push(resolve)),
-        attempt: () => {
-          open('acquireThreadLock');
-          requireThread(threadId);
-          const current = locks.get(threadId);
-          if (current && current.expiresAt > nowMs()) return undefined;
-          locks.set(threadId, { owner, token, expiresAt: nowMs() + leaseMs });
-          return true;
-        },
-      });
-      const renew = async (): Promise<boolean> => {
-        const current = locks.get(threadId);
-        if (closed || current?.token !== token) return false;
-        current.expiresAt = nowMs() + leaseMs;
-        return true;
-      };
-      return createHeldLock({
-        threadId,
-        owner,
-        leaseMs,
-        renew,
-        ...(lockOptions.autoRenew !== undefined ? { autoRenew: lockOptions.autoRenew } : {}),
-        async release() {
-          if (locks.get(threadId)?.token === token) locks.delete(threadId);
-          notifyReleased();
-        },
-      });
-    },
-
-    async recoverAbandonedRuns() {
-      open('recoverAbandonedRuns');
-      const at = nowMs();
-      for (const [threadId, lock] of locks) if (lock.expiresAt <= at) locks.delete(threadId);
+    recoverAbandonedRuns(error, at) {
+      const now = nowMs();
+      for (const [threadId, lock] of locks) if (lock.expiresAt <= now) locks.delete(threadId);
       let count = 0;
       for (const run of runs.values()) {
         if (ACTIVE_RUN_STATUSES.includes(run.status) && !locks.has(run.threadId)) {
           run.status = 'failed';
-          run.error = { code: RUNNER_CRASHED, message: ABANDONED_RUN_MESSAGE };
-          run.updatedAt = now();
+          run.error = { ...error };
+          run.updatedAt = at;
           count++;
         }
       }
       return count;
     },
 
-    async close() {
-      closed = true;
+    close() {
       locks.clear();
-      notifyReleased();
     },
   };
 }

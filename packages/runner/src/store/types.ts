@@ -54,6 +54,11 @@ export interface AuditRecord {
 }
 
 export interface CreateRunInput {
+  /**
+   * The run's id (1-200 characters); default a new `run_…` id. Lets a caller name a run before
+   * it is stored (a runner batching run creation with the run's first writes).
+   */
+  id?: string;
   agentId: string;
   agentVersion: string;
   parentRunId?: string | null;
@@ -104,6 +109,12 @@ export interface MergeStateOptions {
 
 /** One write of a {@link ThreadStore.writeBatch}: the same inputs as the method of that name. */
 export type StoreWrite =
+  | {
+      op: 'createRun';
+      threadId: string;
+      /** As {@link ThreadStore.createRun}, with the run's `id` required: the batch's later writes may name it. */
+      input: CreateRunInput & { id: string };
+    }
   | { op: 'appendItems'; threadId: string; runId: string; items: JsonObject[] }
   | { op: 'appendAudit'; record: Omit<AuditRecord, 'id' | 'createdAt'> & { id?: string } }
   | { op: 'updateRun'; runId: string; input: UpdateRunInput }
@@ -193,6 +204,14 @@ export interface ThreadStore {
    * concurrent callers exactly one gets it (the others get undefined).
    */
   takeSuspendedRun?(runId: string): Promise<SuspendedRun | undefined>;
+  /**
+   * Optional: creates a thread and takes its lock in ONE atomic change (one commit instead of
+   * two for a runner starting on a new thread). Same validation as the two methods.
+   */
+  createLockedThread?(
+    input: { id?: string; metadata?: JsonObject; state?: JsonObject; tenant?: string },
+    lock: AcquireLockOptions,
+  ): Promise<{ thread: ThreadRecord; lock: ThreadLock }>;
   /** Serialises runs on one thread; waits up to `waitMs`. */
   acquireThreadLock(threadId: string, options: AcquireLockOptions): Promise<ThreadLock>;
   /**

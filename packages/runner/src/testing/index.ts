@@ -30,5 +30,12 @@ export {
   type ContractMatchers,
   type ContractAsyncMatchers,
 } from './store-contract.js';
+// The same contract across OS processes, for stores several processes share.
+export {
+  describeThreadStoreProcessContract,
+  type ChildStoreSpec,
+  type SharedStoreUnderTest,
+  type SharedStoreFactory,
+} from './store-process-contract.js';
 // A seeded fuzzer for the runner HTTP service (the bounded test and bench/runner-fuzz share it).
 export { runRunnerFuzz, type RunnerFuzzOptions, type RunnerFuzzReport, type RunnerFuzzTarget } from './http-fuzz.js';

@@ -397,6 +397,87 @@ export function describeThreadStoreContract(name: string, factory: StoreFactory,
       });
     });
 
+    describe('run creation in a batch, and a thread created locked', () => {
+      it('creates a run under a caller id in writeBatch, visible to the writes after it; all or none', async () => {
+        if (!store.writeBatch) return;
+        const thread = await store.createThread();
+        await store.writeBatch([
+          { op: 'createRun', threadId: thread.id, input: { id: 'run_first', agentId: 'io.baton.a', agentVersion: '1.0.0', status: 'in_progress', traceId: 'b'.repeat(32) } },
+          { op: 'appendItems', threadId: thread.id, runId: 'run_first', items: [{ n: 1 }] },
+          { op: 'appendAudit', record: { threadId: thread.id, runId: 'run_first', kind: 'k', data: {} } },
+          { op: 'updateRun', runId: 'run_first', input: { status: 'cancelled', error: { code: 'HANDED_OFF', message: 'm' } } },
+          { op: 'createRun', threadId: thread.id, input: { id: 'run_second', agentId: 'io.baton.b', agentVersion: '1.0.0', parentRunId: 'run_first', status: 'in_progress' } },
+          { op: 'updateRun', runId: 'run_second', input: { status: 'completed' } },
+        ]);
+        expect((await store.listRuns(thread.id)).map((r) => [r.id, r.status, r.parentRunId, r.traceId])).toEqual([
+          ['run_first', 'cancelled', null, 'b'.repeat(32)],
+          ['run_second', 'completed', 'run_first', null],
+        ]);
+        expect((await store.listItems(thread.id)).map((i) => i.runId)).toEqual(['run_first']);
+        // A taken run id, a parent on another thread, a later failing write: nothing is written.
+        const other = await store.createThread();
+        const before = await store.listRuns(thread.id);
+        await expect(
+          store.writeBatch([{ op: 'createRun', threadId: thread.id, input: { id: 'run_first', agentId: 'a', agentVersion: '1' } }]),
+        ).rejects.toThrow(/run id "run_first" already exists/);
+        await expect(
+          store.writeBatch([
+            { op: 'createRun', threadId: other.id, input: { id: 'run_x', agentId: 'a', agentVersion: '1' } },
+            { op: 'createRun', threadId: other.id, input: { id: 'run_x', agentId: 'a', agentVersion: '1' } },
+          ]),
+        ).rejects.toThrow(/already exists/);
+        await expect(
+          store.writeBatch([{ op: 'createRun', threadId: other.id, input: { id: 'run_y', agentId: 'a', agentVersion: '1', parentRunId: 'run_first' } }]),
+        ).rejects.toBeInstanceOf(RunNotFoundError);
+        await expect(
+          store.writeBatch([
+            { op: 'createRun', threadId: other.id, input: { id: 'run_z', agentId: 'a', agentVersion: '1' } },
+            { op: 'appendItems', threadId: thread.id, runId: 'run_z', items: [{ n: 2 }] },
+          ]),
+        ).rejects.toBeInstanceOf(RunNotFoundError);
+        await expect(
+          store.writeBatch([{ op: 'createRun', threadId: other.id, input: { agentId: 'a', agentVersion: '1' } as never }]),
+        ).rejects.toThrow(/run id must be a non-empty string/);
+        expect(await store.listRuns(other.id)).toEqual([]);
+        expect(await store.getRun('run_z')).toBeUndefined();
+        expect(await store.listRuns(thread.id)).toEqual(before);
+      });
+
+      it('validates parentRunId, traceId and a given run id the same way everywhere', async () => {
+        const thread = await store.createThread();
+        const named = await store.createRun(thread.id, { id: 'run_named', agentId: 'a', agentVersion: '1' });
+        expect(named.id).toBe('run_named');
+        await expect(store.createRun(thread.id, { id: 'run_named', agentId: 'a', agentVersion: '1' })).rejects.toBeInstanceOf(InvalidStoreInputError);
+        for (const bad of [
+          { parentRunId: 42 },
+          { parentRunId: 'x'.repeat(201) },
+          { traceId: 42 },
+          { traceId: '' },
+          { traceId: {} },
+          { id: '' },
+        ]) {
+          await expect(store.createRun(thread.id, { agentId: 'a', agentVersion: '1', ...(bad as object) })).rejects.toBeInstanceOf(InvalidStoreInputError);
+        }
+        expect((await store.listRuns(thread.id)).map((r) => r.id)).toEqual(['run_named']);
+      });
+
+      it('creates a thread and takes its lock in one step', async () => {
+        if (!store.createLockedThread) return;
+        const { thread, lock } = await store.createLockedThread({ id: 'thread_locked', state: { a: 1 }, tenant: 't1' }, { owner: 'first', leaseMs: 60_000 });
+        expect(thread).toMatchObject({ id: 'thread_locked', state: { a: 1 }, tenant: 't1' });
+        expect(await store.getThread('thread_locked')).toEqual(thread);
+        await expect(store.acquireThreadLock('thread_locked', { owner: 'second', waitMs: 0 })).rejects.toBeInstanceOf(ThreadBusyError);
+        await lock.release();
+        const second = await store.acquireThreadLock('thread_locked', { owner: 'second', waitMs: 0 });
+        await second.release();
+        // An existing id creates nothing and takes no lock; bad lock options create no thread.
+        await expect(store.createLockedThread({ id: 'thread_locked' }, { owner: 'third' })).rejects.toMatchObject({ code: 'STORE_THREAD_EXISTS' });
+        await (await store.acquireThreadLock('thread_locked', { owner: 'fourth', waitMs: 0 })).release();
+        await expect(store.createLockedThread({ id: 'thread_nolock' }, { owner: '' })).rejects.toBeInstanceOf(InvalidStoreInputError);
+        expect(await store.getThread('thread_nolock')).toBeUndefined();
+      });
+    });
+
     describe('runs', () => {
       it('creates runs queued by default, updates them and lists them in creation order', async () => {
         const thread = await store.createThread();

@@ -72,8 +72,10 @@ describe('batched store writes', () => {
     await reader.close();
     await sqlite.close();
 
-    const memory = createMemoryThreadStore();
-    expect(memory.writeBatch).toBeUndefined();
+    // The one-by-one path: the memory store without its batch methods.
+    const memory: ThreadStore = { ...createMemoryThreadStore() };
+    delete memory.writeBatch;
+    delete memory.createLockedThread;
     const counts: Array<{ what: string; items: number; audit: number }> = [];
     const direct = await runScenario(memory, async (what) => {
       counts.push({ what, items: (await memory.listItems('thread-batched')).length, audit: (await memory.listAudit('thread-batched')).length });
@@ -90,5 +92,57 @@ describe('batched store writes', () => {
     expect(seen).toEqual(counts);
     expect(seen.map((s) => s.what)).toEqual(['model', 'tool', 'model', 'model']);
     expect(seen.find((s) => s.what === 'tool')).toMatchObject({ items: 2 });
+  });
+
+  it('commits a run on a new thread in 7 atomic changes (thread and lock, one per boundary, release), runs included', async () => {
+    const sqlite = createSqliteThreadStore({ file: join(dir, 'threads.db') });
+    const commits: string[] = [];
+    const writes = new Set(['createThread', 'createLockedThread', 'mergeState', 'replaceState', 'createRun', 'updateRun', 'appendItems', 'appendAudit', 'writeBatch', 'acquireThreadLock']);
+    // Counts every call that changes the store, and each lock release.
+    const counted = new Proxy(sqlite, {
+      get(target, key: string) {
+        const value = target[key as keyof ThreadStore];
+        if (typeof value !== 'function' || !writes.has(key)) return value;
+        return async (...args: unknown[]) => {
+          commits.push(key);
+          const out = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+          const lock = key === 'acquireThreadLock' ? (out as { release(): Promise<void> }) : key === 'createLockedThread' ? (out as { lock: { release(): Promise<void> } }).lock : undefined;
+          if (lock) {
+            const release = lock.release.bind(lock);
+            lock.release = async () => {
+              commits.push('release');
+              await release();
+            };
+          }
+          return out;
+        };
+      },
+    });
+    const models = scriptedProvider({
+      triage: [
+        { calls: [{ name: 'lookup_order', args: { order_id: '1234' } }] },
+        { calls: [{ name: 'system__handoff', args: { target_agent_id: REFUNDS, input: 'Refund order 1234', state: { order_id: '1234' } } }] },
+      ],
+      refunds: [{ text: 'Refunded.' }],
+    });
+    const runner = new Runner({
+      registry: registry([manifest(TRIAGE, { tools: [lookupTool()] }), manifest(REFUNDS)], BATON_YML),
+      tools: { lookup_order: async () => ({ found: true }) },
+      guardrails: scriptedGuardrail().validator,
+      store: counted,
+      modelProvider: models.provider,
+    });
+    const result = await runner.run({ agentId: TRIAGE, input: 'refund please' });
+    expect(result.status).toBe('completed');
+    // Before: createThread, acquireThreadLock, createRun ×2, six batches, release (11).
+    expect(commits).toEqual(['createLockedThread', 'writeBatch', 'writeBatch', 'writeBatch', 'writeBatch', 'writeBatch', 'release']);
+    const runs = await sqlite.listRuns(result.thread_id);
+    expect(runs.map((r) => [r.agentId, r.status, r.parentRunId === runs[0]!.id])).toEqual([
+      [TRIAGE, 'cancelled', false],
+      [REFUNDS, 'completed', true],
+    ]);
+    // The lock is free again.
+    await (await sqlite.acquireThreadLock(result.thread_id, { owner: 'after', waitMs: 0 })).release();
+    await sqlite.close();
   });
 });

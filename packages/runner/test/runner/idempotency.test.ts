@@ -81,20 +81,22 @@ describe('idempotency keys', () => {
     expect(runs.filter((r) => r.status === 'completed')).toHaveLength(1);
   });
 
-  it('looks for abandoned runs on every thread it did not just create under a store-generated id', async () => {
+  it('looks for abandoned runs on every thread it did not just create', async () => {
     const store = createMemoryThreadStore();
     const listed: string[] = [];
     const listRuns = store.listRuns.bind(store);
     store.listRuns = (threadId) => (listed.push(threadId), listRuns(threadId));
     const { make } = setup(store);
-    // A new thread under an id only the store knows: nobody can have run on it, nothing to recover.
+    // A new thread, created already locked (under the store's id or the caller's): nobody can
+    // have run on it, nothing to recover.
     const fresh = await make().run({ agentId: TRIAGE, input: 'refund 1234' });
     expect(fresh.status).toBe('completed');
+    await make().run({ agentId: TRIAGE, input: 'refund 1234', threadId: 'thread_named' });
     expect(listed).toEqual([]);
-    // Its next run, and a caller-named thread (even a new one), are checked after the lock.
+    // Their next runs are checked after the lock.
     await make().run({ agentId: TRIAGE, input: 'refund 1234', threadId: fresh.thread_id });
     await make().run({ agentId: TRIAGE, input: 'refund 1234', threadId: 'thread_named' });
-    // (The continued thread's runs are listed twice: also to replay its history.)
+    // (The continued threads' runs are listed twice: also to replay their history.)
     expect([...new Set(listed)]).toEqual([fresh.thread_id, 'thread_named']);
   });
 });

@@ -8,20 +8,12 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describeThreadStoreProcessContract } from '../../src/testing/store-process-contract.js';
 import { StoreError, createSqliteThreadStore } from '../../src/store/index.js';
 import { SQLITE_MIGRATIONS } from '../../src/store/sqlite-schema.js';
 
 const distStore = resolve(dirname(fileURLToPath(import.meta.url)), '../../dist/store/index.js');
 const storeUrl = pathToFileURL(distStore).href;
-
-const MERGER = `
-import { createSqliteThreadStore } from ${JSON.stringify(storeUrl)};
-const [file, threadId, prefix, count] = process.argv.slice(2);
-const store = createSqliteThreadStore({ file, busyTimeoutMs: 30000 });
-for (let i = 0; i < Number(count); i++) await store.mergeState(threadId, { [prefix + i]: i });
-await store.close();
-process.stdout.write('done\\n');
-`;
 
 const HOLDER = `
 import { createSqliteThreadStore } from ${JSON.stringify(storeUrl)};
@@ -55,6 +47,22 @@ function runChild(dir: string, script: string, args: string[]): { child: ChildPr
   return { child, firstLine, exit };
 }
 
+// The shared multi-process contract (merges, lock serialisation, a holder killed mid-batch).
+describeThreadStoreProcessContract(
+  'sqlite',
+  async () => {
+    if (!existsSync(distStore)) throw new Error(`build @baton/runner first: ${distStore} is missing`);
+    const dir = await mkdtemp(join(tmpdir(), 'baton-store-shared-'));
+    const file = join(dir, 'threads.db');
+    return {
+      store: createSqliteThreadStore({ file, busyTimeoutMs: 30_000 }),
+      child: { moduleUrl: storeUrl, exportName: 'createSqliteThreadStore', options: { file, busyTimeoutMs: 30_000 } },
+      cleanup: () => rm(dir, { recursive: true, force: true }),
+    };
+  },
+  { describe, it, expect, beforeEach, afterEach },
+);
+
 describe('SQLite thread store across processes', () => {
   let dir: string;
   let file: string;
@@ -65,31 +73,10 @@ describe('SQLite thread store across processes', () => {
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'baton-store-proc-'));
     file = join(dir, 'threads.db');
-    await writeFile(join(dir, 'merger.mjs'), MERGER);
     await writeFile(join(dir, 'holder.mjs'), HOLDER);
   });
   afterEach(async () => {
     await rm(dir, { recursive: true, force: true });
-  });
-
-  it('two processes doing 200 merges each on one thread lose none', { timeout: 120_000 }, async () => {
-    const store = createSqliteThreadStore({ file });
-    const thread = await store.createThread({ state: { seed: true } });
-    const a = runChild(dir, 'merger.mjs', [file, thread.id, 'a', '200']);
-    const b = runChild(dir, 'merger.mjs', [file, thread.id, 'b', '200']);
-    // Merge from this process too, over its own connection, while the children run.
-    for (let i = 0; i < 50; i++) await store.mergeState(thread.id, { [`p${i}`]: i });
-    expect(await a.firstLine).toBe('done');
-    expect(await b.firstLine).toBe('done');
-    expect(await a.exit).toBe(0);
-    expect(await b.exit).toBe(0);
-    const state = (await store.getThread(thread.id))!.state;
-    expect(Object.keys(state)).toHaveLength(1 + 200 + 200 + 50);
-    for (let i = 0; i < 200; i++) {
-      expect(state[`a${i}`]).toBe(i);
-      expect(state[`b${i}`]).toBe(i);
-    }
-    await store.close();
   });
 
   it('a holder killed with SIGKILL mid-write leaves the file consistent and the thread usable', { timeout: 120_000 }, async () => {

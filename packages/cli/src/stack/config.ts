@@ -33,7 +33,7 @@ export type StackGuardrailConfig =
   | {
       /** A validator built by the caller (e.g. the client of a service the caller started). */
       validator: GuardrailValidator;
-      /** Releases it; called by the stack's `close()` after the runner's parts. */
+      /** Releases it; the stack owns it from the start (released by `close()`, or when start-up fails). */
       close?: () => Promise<void>;
     };
 

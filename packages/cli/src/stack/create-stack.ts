@@ -41,9 +41,11 @@ export async function createBatonStack(config: BatonStackConfig): Promise<BatonS
 
 async function build(config: BatonStackConfig, closer: Closer): Promise<BatonStack> {
   const env = config.env ?? process.env;
-  // A store handed in belongs to the stack from now on: released even if start-up fails here.
+  // A store or guardrail handed in belongs to the stack from now on: released even if start-up fails.
   const given = 'store' in config.store ? config.store.store : undefined;
   if (given) closer.add('store', () => given.close());
+  const guardrail = config.guardrail;
+  if ('validator' in guardrail && guardrail.close) closer.add('guardrail', guardrail.close);
   if (!config.registry && config.agentsDir === undefined) throw new StackConfigError('createBatonStack needs agentsDir or registry');
 
   // Packets first: a broken contract or a bad key stops start-up rather than the first handoff.
@@ -93,10 +95,8 @@ async function build(config: BatonStackConfig, closer: Closer): Promise<BatonSta
   }
 
   let validator: GuardrailValidator;
-  const guardrail = config.guardrail;
   if ('validator' in guardrail) {
     validator = guardrail.validator;
-    if (guardrail.close) closer.add('guardrail', guardrail.close);
   } else if ('client' in guardrail) {
     validator = (await import('@baton/guardrail-client')).createGuardrailClient(guardrail.client);
   } else {

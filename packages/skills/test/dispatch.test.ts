@@ -1,4 +1,4 @@
-import type { GuardrailValidator, ResponsePackage } from '@baton/manifest';
+import type { ResponsePackage } from '@baton/manifest';
 import { createAgentRegistry, parseDeploymentConfig, Runner } from '@baton/runner';
 import type { AgentManifestLike } from '@baton/runner';
 import { describe, expect, it } from 'vitest';
@@ -6,8 +6,9 @@ import { createDelegation, PayloadTooLargeError, SkillsInputError, taskIdFromKey
 import type { CreateDelegationOptions, DelegatedTask, Delegation, SubagentRunner, TaskDispatcher } from '../src/index.js';
 import { fakeQueue, scriptedRunner } from './helpers/fake-queue.js';
 import type { AgentScript, ScriptedRunner } from './helpers/fake-queue.js';
-import { scriptedProvider } from './helpers/scripted-model.js';
+import { createScriptedProvider } from '@baton/runner/testing';
 import { tempDir } from './helpers/tmp.js';
+import { allowAllGuardrail } from '@baton/manifest/testing';
 
 const ROOT = 'io.baton.test.root';
 const A = 'io.baton.test.a';
@@ -245,7 +246,7 @@ describe('dispatcher failures', () => {
 });
 
 describe('dispatch with the real Runner on the workers (offline scripted model)', () => {
-  const allowAll: GuardrailValidator = { validate: async (r) => ({ action_id: r.action_id, decision: 'ALLOW', reason_code: 'OK', reason_message: 'ok' }) };
+  const allowAll = allowAllGuardrail();
   function manifest(id: string): AgentManifestLike {
     const name = id.split('.').pop() as string;
     return { schema_version: '1.0', id, version: '1.0.0', name, instructions: `You are ${name}.`, model: { provider: 'openai', name }, tools: [] };
@@ -259,10 +260,10 @@ describe('dispatch with the real Runner on the workers (offline scripted model)'
     const queue = fakeQueue(() => workers);
     for (let i = 0; i < 2; i++) {
       const registry = createAgentRegistry({ agents: [A, B].map((id) => ({ manifest: manifest(id), source: `${id}.agent.yml` })), deployment: parsed.value });
-      const models = scriptedProvider({
-        a: (_req, n) => (n === 0 ? { calls: [{ name: 'delegate_task', args: { subagent_type: B, instruction_set: 'Say hi.', input_data: {} } }] } : { calls: [{ name: 'yield_control', args: { status: 'SUCCESS', output_payload: { from: 'a' } } }] }),
-        b: () => ({ calls: [{ name: 'yield_control', args: { status: 'SUCCESS', output_payload: { from: 'b' } } }] }),
-      });
+      const models = createScriptedProvider({ scripts: {
+        a: (_req, n) => (n === 0 ? { toolCalls: [{ name: 'delegate_task', arguments: { subagent_type: B, instruction_set: 'Say hi.', input_data: {} } }] } : { toolCalls: [{ name: 'yield_control', arguments: { status: 'SUCCESS', output_payload: { from: 'a' } } }] }),
+        b: () => ({ toolCalls: [{ name: 'yield_control', arguments: { status: 'SUCCESS', output_payload: { from: 'b' } } }] }),
+      } });
       const holder: { runner?: Runner } = {};
       const lazy: SubagentRunner = { run: (req) => (holder.runner as Runner).run(req) };
       const delegation = createDelegation({ runner: lazy, agents: [A, B], workspace, dispatch: queue.dispatch, env: {} });

@@ -4,19 +4,19 @@
  * subagent's first model request. A hook that refuses stops the attempt before anything is sent.
  */
 import { createHash } from 'node:crypto';
-import type { GuardrailValidator } from '@baton/manifest';
 import { createAgentRegistry, Runner } from '@baton/runner';
 import type { AgentManifestLike } from '@baton/runner';
 import { describe, expect, it } from 'vitest';
 import { createDelegation, renderSkillPackage } from '../src/index.js';
 import type { DelegationPacketGate, SubagentRunner } from '../src/index.js';
-import { scriptedProvider } from './helpers/scripted-model.js';
+import { createScriptedProvider } from '@baton/runner/testing';
 import { nodeSkill, skillsDir } from './helpers/skills.js';
 import { tempDir } from './helpers/tmp.js';
+import { allowAllGuardrail } from '@baton/manifest/testing';
 
 const WORKER = 'io.baton.test.worker';
 const ECHO = nodeSkill(`return { status: 'SUCCESS', output_payload: { received: pkg } };`);
-const allowAll: GuardrailValidator = { validate: async (r) => ({ action_id: r.action_id, decision: 'ALLOW', reason_code: 'OK', reason_message: 'ok' }) };
+const allowAll = allowAllGuardrail();
 const digest = (v: unknown) => createHash('sha256').update(JSON.stringify(v)).digest('hex');
 
 /** A gate that narrows the payload to `allowed` and records a digest of what each attempt sends. */
@@ -67,7 +67,7 @@ describe('delegation packet gate: boundary proof on every subagent path', () => 
   it('an agent subagent: the runner hands its first model request to the hook; a refusal means its model answers nothing', async () => {
     const manifest: AgentManifestLike = { schema_version: '1.0', id: WORKER, version: '1.0.0', name: 'worker', instructions: 'You are worker.', model: { provider: 'openai', name: 'worker' }, tools: [] };
     for (const refuse of [false, true]) {
-      const models = scriptedProvider({ worker: () => ({ calls: [{ name: 'yield_control', args: { status: 'SUCCESS', output_payload: { ok: true }, log_summary: 'done' } }] }) });
+      const models = createScriptedProvider({ scripts: { worker: () => ({ toolCalls: [{ name: 'yield_control', arguments: { status: 'SUCCESS', output_payload: { ok: true }, log_summary: 'done' } }] }) } });
       const holder: { runner?: Runner } = {};
       const lazy: SubagentRunner = { run: (req) => (holder.runner as Runner).run(req) };
       const { gate, proofs } = recordingGate({ refuse });

@@ -1,16 +1,16 @@
-import type { GuardrailValidator } from '@baton/manifest';
 import { createAgentRegistry, parseDeploymentConfig, Runner } from '@baton/runner';
 import type { AgentManifestLike } from '@baton/runner';
 import { describe, expect, it } from 'vitest';
 import { createDelegation, createSkillRegistry, SkillsConfigError } from '../src/index.js';
 import type { SkillRegistry, SubagentRunner } from '../src/index.js';
-import { scriptedProvider } from './helpers/scripted-model.js';
+import { createScriptedProvider } from '@baton/runner/testing';
 import { nodeSkill, skillsDir } from './helpers/skills.js';
 import { tempDir } from './helpers/tmp.js';
+import { allowAllGuardrail } from '@baton/manifest/testing';
 
 const PARENT = 'io.baton.test.parent';
 const WORKER = 'io.baton.test.worker';
-const allowAll: GuardrailValidator = { validate: async (r) => ({ action_id: r.action_id, decision: 'ALLOW', reason_code: 'OK', reason_message: 'ok' }) };
+const allowAll = allowAllGuardrail();
 const ECHO = nodeSkill(`return { status: 'SUCCESS', output_payload: { from: 'skill' } };`);
 
 function manifest(id: string): AgentManifestLike {
@@ -29,18 +29,18 @@ describe('subagent_type lists skills and agents', () => {
     if (!parsed.ok) throw new Error('bad baton.yml');
     const registry = createAgentRegistry({ agents: [PARENT, WORKER].map((id) => ({ manifest: manifest(id), source: `${id}.agent.yml` })), deployment: parsed.value });
     const outputs: string[] = [];
-    const models = scriptedProvider({
+    const models = createScriptedProvider({ scripts: {
       parent: (_req, i) =>
         i === 0
           ? {
-              calls: [
-                { name: 'delegate_task', args: { subagent_type: 'echo', instruction_set: 'to the skill', input_data: {} } },
-                { name: 'delegate_task', args: { subagent_type: WORKER, instruction_set: 'to the agent', input_data: {} } },
+              toolCalls: [
+                { name: 'delegate_task', arguments: { subagent_type: 'echo', instruction_set: 'to the skill', input_data: {} } },
+                { name: 'delegate_task', arguments: { subagent_type: WORKER, instruction_set: 'to the agent', input_data: {} } },
               ],
             }
-          : { text: 'done' },
-      worker: () => ({ calls: [{ name: 'yield_control', args: { status: 'SUCCESS', output_payload: { from: 'agent' } } }] }),
-    });
+          : { message: 'done' },
+      worker: () => ({ toolCalls: [{ name: 'yield_control', arguments: { status: 'SUCCESS', output_payload: { from: 'agent' } } }] }),
+    } });
     const holder: { runner?: Runner } = {};
     const lazy: SubagentRunner = { run: (req) => (holder.runner as Runner).run(req) };
     const delegation = createDelegation({ skillsDir: dir, runner: lazy, agents: [WORKER], workspace: await tempDir() });

@@ -2,7 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HandoffPacketSchema } from '@baton/manifest';
-import type { GuardrailRequest, GuardrailResponse, GuardrailValidator } from '@baton/manifest';
+import type { GuardrailResponse } from '@baton/manifest';
+import { scriptedGuardrail } from '@baton/manifest/testing';
 import { describe, expect, it } from 'vitest';
 import { buildPacket, buildPacketDetailed, createFileCaseDataSource, deriveReference, PacketError } from '../src/index.js';
 import type { BuildPacketOptions, CaseDataSource } from '../src/index.js';
@@ -24,14 +25,8 @@ async function codeOf(p: Promise<unknown>): Promise<string> {
   throw new Error('expected a PacketError');
 }
 
-class RecordingGuardrail implements GuardrailValidator {
-  readonly requests: GuardrailRequest[] = [];
-  constructor(private readonly decide: (r: GuardrailRequest) => GuardrailResponse['decision']) {}
-  async validate(request: GuardrailRequest): Promise<GuardrailResponse> {
-    this.requests.push(request);
-    return { action_id: request.action_id, decision: this.decide(request), reason_code: 'TEST', reason_message: 'test decision' };
-  }
-}
+/** The scripted guardrail answering every request with `decision`. */
+const deciding = (decision: GuardrailResponse['decision']) => scriptedGuardrail(() => ({ decision, reason_code: 'TEST', reason_message: 'test decision' }));
 
 describe('buildPacket', () => {
   it('builds a minimal packet from authenticated ids, outside model prose', async () => {
@@ -100,8 +95,8 @@ describe('buildPacket', () => {
   });
 
   it('checks the packet with an AGENT_HANDOFF guardrail request; anything but ALLOW stops it', async () => {
-    const allow = new RecordingGuardrail(() => 'ALLOW');
-    await buildPacket(options({ guardrail: { validator: allow, sourceAgentId: TRIAGE, threadId: 'th_1' } }));
+    const allow = deciding('ALLOW');
+    await buildPacket(options({ guardrail: { validator: allow.validator, sourceAgentId: TRIAGE, threadId: 'th_1' } }));
     expect(allow.requests).toHaveLength(1);
     const req = allow.requests[0]!;
     expect(req.action_type).toBe('AGENT_HANDOFF');
@@ -111,11 +106,11 @@ describe('buildPacket', () => {
     expect(req.payload.state.fields).toEqual(EXPECTED_FIELDS);
 
     for (const decision of ['BLOCK', 'MODIFY'] as const) {
-      const g = new RecordingGuardrail(() => decision);
-      const err = await buildPacket(options({ guardrail: { validator: g, sourceAgentId: TRIAGE, threadId: 'th_1' } })).catch((e: unknown) => e);
+      const g = deciding(decision);
+      const err = await buildPacket(options({ guardrail: { validator: g.validator, sourceAgentId: TRIAGE, threadId: 'th_1' } })).catch((e: unknown) => e);
       expect(err).toMatchObject({ code: 'TASK_BLOCKED', reasonCode: 'TEST' });
     }
-    const throwing: GuardrailValidator = { validate: async () => Promise.reject(new Error('down')) };
+    const throwing = scriptedGuardrail(() => 'throw').validator;
     expect(await codeOf(buildPacket(options({ guardrail: { validator: throwing, sourceAgentId: TRIAGE, threadId: 'th_1' } })))).toBe('TASK_BLOCKED');
   });
 });

@@ -2,7 +2,7 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { GuardrailValidator } from '@baton/manifest';
+import { allowAllGuardrail } from '@baton/manifest/testing';
 import { createSqliteThreadStore, type ThreadStore } from '@baton/runner';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createBatonStack, StackCloseError, StackConfigError } from '../src/stack/index.js';
@@ -33,9 +33,7 @@ function recordedStore(log: string[], fail = false): ThreadStore {
   });
 }
 
-const allow: GuardrailValidator = {
-  validate: (request) => Promise.resolve({ action_id: request.action_id, decision: 'ALLOW', reason_code: 'OK', reason_message: 'ok' }),
-};
+const allow = allowAllGuardrail();
 
 describe('createBatonStack', () => {
   it('builds a working runner from the examples (offline model, in-process engine, packets) and closes once', async () => {

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { GuardrailValidator } from '@baton/manifest';
+import type * as Packets from '@baton/packets';
 import type { PacketKeys } from '@baton/packets';
 import type { HandoffGate, RunRequest, RunResult, SystemTool, ThreadStore } from '@baton/runner';
 import type { Delegation } from '@baton/skills';
@@ -39,6 +40,8 @@ export async function createBatonStack(config: BatonStackConfig): Promise<BatonS
   }
 }
 
+type PacketsModule = typeof Packets;
+
 async function build(config: BatonStackConfig, closer: Closer): Promise<BatonStack> {
   const env = config.env ?? process.env;
   // A store or guardrail handed in belongs to the stack from now on: released even if start-up fails.
@@ -49,7 +52,7 @@ async function build(config: BatonStackConfig, closer: Closer): Promise<BatonSta
   if (!config.registry && config.agentsDir === undefined) throw new StackConfigError('createBatonStack needs agentsDir or registry');
 
   // Packets first: a broken contract or a bad key stops start-up rather than the first handoff.
-  let packets: { contractFile: string; casesFile: string; keys: PacketKeys; ephemeralKeys: boolean; module: typeof import('@baton/packets') } | undefined;
+  let packets: { contractFile: string; casesFile: string; keys: PacketKeys; ephemeralKeys: boolean; module: PacketsModule } | undefined;
   if (config.packets) {
     const module = await import('@baton/packets');
     const contractFile = resolve(config.packets.contractFile);
@@ -122,14 +125,14 @@ async function build(config: BatonStackConfig, closer: Closer): Promise<BatonSta
 
   // Delegation and the runner need each other (agent subagents run on the runner; the runner
   // offers delegate_task): the delegation calls the stack runner, bound once it exists.
-  let stackRunner: StackRunner | undefined;
+  const late: { runner?: StackRunner } = {};
   let delegation: Delegation | undefined;
   const systemTools: SystemTool[] = [...(config.systemTools ?? [])];
   if (config.delegation) {
     const { observeTool, ...options } = config.delegation;
     delegation = (await import('@baton/skills')).createDelegation({
       ...options,
-      runner: { run: (request) => (stackRunner as StackRunner).run(request as RunRequest) },
+      runner: { run: (request) => (late.runner as StackRunner).run(request as RunRequest) },
       guardrails: validator,
     });
     const created = delegation;
@@ -163,13 +166,14 @@ async function build(config: BatonStackConfig, closer: Closer): Promise<BatonSta
   closer.add('runner', () => {
     closed = true;
   });
-  stackRunner = {
+  const stackRunner: StackRunner = {
     run(request: RunRequest): Promise<RunResult> {
       if (closed) return Promise.reject(new StackClosedError());
       return captures ? captures.inCall(() => core.run(request)) : core.run(request);
     },
   };
 
+  late.runner = stackRunner;
   return {
     runner: stackRunner,
     registry,

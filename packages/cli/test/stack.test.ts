@@ -120,6 +120,8 @@ describe('createBatonStack', () => {
 
   it('refuses a configuration without agents, and a tool given twice', async () => {
     await expect(createBatonStack({ store: { store: recordedStore([]) }, guardrail: { validator: allow } })).rejects.toThrow(/agentsDir or registry/);
+    await expect(createBatonStack({ agentsDir: AGENTS, guardrail: { validator: allow } } as never)).rejects.toThrow(/needs store: \{ file \} or \{ store \}/);
+    await expect(createBatonStack({ agentsDir: AGENTS, store: { store: recordedStore([]) } } as never)).rejects.toMatchObject({ code: 'STACK_CONFIG', message: expect.stringMatching(/needs guardrail/) });
     await expect(
       createBatonStack({
         agentsDir: AGENTS,

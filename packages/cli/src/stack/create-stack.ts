@@ -43,6 +43,10 @@ export async function createBatonStack(config: BatonStackConfig): Promise<BatonS
 type PacketsModule = typeof Packets;
 
 async function build(config: BatonStackConfig, closer: Closer): Promise<BatonStack> {
+  // Checked before anything is built, so a JavaScript caller gets a sentence rather than a TypeError.
+  if (typeof config !== 'object' || config === null) throw new StackConfigError('createBatonStack needs a configuration object');
+  if (typeof config.store !== 'object' || config.store === null) throw new StackConfigError('createBatonStack needs store: { file } or { store }');
+  if (typeof config.guardrail !== 'object' || config.guardrail === null) throw new StackConfigError('createBatonStack needs guardrail: { client }, { engine } or { validator }');
   const env = config.env ?? process.env;
   // A store or guardrail handed in belongs to the stack from now on: released even if start-up fails.
   const given = 'store' in config.store ? config.store.store : undefined;

@@ -1,5 +1,4 @@
-import { createDelegation, type Delegation, type DelegationContext } from '@baton/skills';
-import type { GuardrailValidator, ResponsePackage } from '@baton/manifest';
+import type { ResponsePackage } from '@baton/manifest';
 import type { SystemTool } from '@baton/runner';
 
 /** One delegate_task call as the demo saw it. */
@@ -16,55 +15,39 @@ export interface ObservedDelegation {
   outputPayload: Record<string, unknown>;
 }
 
-export interface DemoDelegationOptions {
-  skillsDir: string;
-  workspace: string;
-  guardrails: GuardrailValidator;
-  /** argv "Tests pass" runs in the workspace. */
-  testCommand: string[];
+/** What the demo narrates about delegations. */
+export interface DelegationObserver {
   onStart(info: { parentAgentId: string; subagent: string; depth: number; instruction: string; requiresApproval: boolean }): void;
   onEnd(delegation: ObservedDelegation): void;
-  onWarn(message: string): void;
 }
 
 /**
- * `delegate_task` backed by @baton/skills: skills run as subprocesses in the demo workspace, a
- * SUCCESS's edits are applied there, criteria are verified, and approvals use the default policy
- * (no approval hook: every sensitive capability is refused).
+ * Wraps the stack's `delegate_task` (@baton/skills: skills run as subprocesses in the demo
+ * workspace, a SUCCESS's edits are applied there, criteria are verified, approvals use the default
+ * policy, so every sensitive capability is refused) so the demo can narrate each call. It only
+ * watches: the arguments and the result pass through unchanged.
  */
-export function createDemoDelegation(options: DemoDelegationOptions): { tool: SystemTool; delegation: Delegation } {
-  const delegation = createDelegation({
-    skillsDir: options.skillsDir,
-    workspace: options.workspace,
-    guardrails: options.guardrails,
-    applyEdits: true,
-    testCommand: options.testCommand,
-    timeoutMs: 20_000,
-    logger: { info: () => undefined, warn: (message, fields) => options.onWarn(`${message}${fields ? ` ${JSON.stringify(fields)}` : ''}`) },
-  });
-  const inner = delegation.delegateTaskTool;
-  const tool: SystemTool = {
+export function observeDelegateTask(inner: SystemTool, observer: DelegationObserver): SystemTool {
+  return {
     name: inner.name,
     description: inner.description,
-    parameters: inner.parameters as SystemTool['parameters'],
+    parameters: inner.parameters,
     async execute(args, ctx) {
-      const context: DelegationContext = ctx;
       const parentAgentId = ctx.agentId;
       const subagent = typeof args.subagent_type === 'string' ? args.subagent_type : '(unknown)';
       const depth = ctx.depth + 1;
-      options.onStart({
+      observer.onStart({
         parentAgentId,
         subagent,
         depth,
         instruction: typeof args.instruction_set === 'string' ? args.instruction_set : '',
         requiresApproval: args.requires_approval === true,
       });
-      const output = await inner.execute(args, context);
-      options.onEnd(observe(parentAgentId, subagent, depth, output));
+      const output = await inner.execute(args, ctx);
+      observer.onEnd(observe(parentAgentId, subagent, depth, typeof output === 'string' ? output : JSON.stringify(output)));
       return output;
     },
   };
-  return { tool, delegation };
 }
 
 function observe(parentAgentId: string, subagent: string, depth: number, output: string): ObservedDelegation {

@@ -1,21 +1,21 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { packetKeysFromEnv } from '@baton/packets';
-import { Runner, createSqliteThreadStore, resolveModelProvider, type RunResult } from '@baton/runner';
-import { formatTraceparent, newTraceIds, setupTracing } from '@baton/tracing';
+import { createBatonStack, loadToolModules } from '@baton/cli/stack';
+import { packetKeysFromEnv, type PacketHandoffGate } from '@baton/packets';
+import { loadAgentRegistry, type RunResult, type SystemTool } from '@baton/runner';
+import { formatTraceparent, newTraceIds } from '@baton/tracing';
 import { RequestCapture } from './captures.js';
-import { createDemoDelegation, type ObservedDelegation } from './delegation.js';
+import { observeDelegateTask, type ObservedDelegation } from './delegation.js';
 import { checkExpectations, type Expectation } from './expectations.js';
 import { startGuardrailService } from './guardrail-service.js';
 import { observeGuardrail, type ObservedDecision } from './observe-guardrail.js';
-import { createDemoPacketGate, reconcilePackets } from './packets.js';
+import { observePacketGate, reconcilePackets, type ObservedPacket } from './packets.js';
 import { DEMO_INPUTS, demoOutputs, type DemoOutputs } from './paths.js';
 import { demoPolicy, readCanaries } from './policy.js';
 import { Progress, shortId } from './progress.js';
-import { loadDemoRegistry } from './registry.js';
 import { buildReport, writeReport } from './report.js';
-import { loadToolModule, observeTools, type ObservedToolCall } from './tools.js';
+import { observeTools, type ObservedToolCall } from './tools.js';
 import { changedFiles, clearOutputs, createWorkspace } from './workspace.js';
 
 export const TRIAGE = 'io.baton.examples.triage';
@@ -69,32 +69,15 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     cleanups.length = 0;
   };
   try {
-    // Tracing first, so every span of the run is exported (JSONL always; OTLP when configured).
-    const tracing = setupTracing({ serviceName: 'baton-demo', jsonlFile: outputs.spans, env });
-    cleanups.push(() => tracing.shutdown());
-
-    const registry = await loadDemoRegistry({ agentsDir: DEMO_INPUTS.agentsDir, systemTools: { [REFUNDS]: ['delegate_task'] } });
+    const registry = await loadAgentRegistry({ dir: DEMO_INPUTS.agentsDir });
     const triage = registry.get(TRIAGE);
     if (!triage || !registry.get(REFUNDS)) throw new Error(`the demo needs ${TRIAGE} and ${REFUNDS} in ${DEMO_INPUTS.agentsDir}`);
     const canaries = await readCanaries(DEMO_INPUTS.casesFile);
 
-    const service = await startGuardrailService({ policy: demoPolicy(canaries), systemPrompts: [triage.manifest.instructions] });
-    cleanups.push(() => service.close());
-    const store = createSqliteThreadStore({ file: outputs.database });
-    cleanups.push(() => store.close());
-    const model = await resolveModelProvider({ env, scenarioFile: DEMO_INPUTS.scenarioFile });
-
-    progress.say(`Baton demo — model: ${model.label}${model.api === 'offline' ? ` (scenario ${path.basename(DEMO_INPUTS.scenarioFile)})` : ''}`);
-    progress.say(`  guardrail service  ${service.url}/v1/validate (real HTTP, loopback)`);
-    progress.say(`  SQLite store       ${outputs.database}`);
-    progress.say(`  spans (JSONL)      ${outputs.spans}${env.OTEL_EXPORTER_OTLP_ENDPOINT ? ` + OTLP ${env.OTEL_EXPORTER_OTLP_ENDPOINT}` : ''}`);
-    progress.say(`  workspace          ${outputs.workspace}`);
-    progress.say('');
-
     // Who is at which delegation depth, so decisions about subagents are indented under them.
     const subagentDepth = new Map<string, number>();
     const decisions: ObservedDecision[] = [];
-    const guardrails = observeGuardrail(service.client, (d) => {
+    const onDecision = (d: ObservedDecision) => {
       decisions.push(d);
       progress.event({
         kind: 'guardrail',
@@ -106,78 +89,92 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
         ...(d.decision === 'ALLOW' ? {} : { detail: `${d.reasonCode}: ${d.reasonMessage}` }),
         ...(d.findings.length > 0 ? { findings: d.findings.map((f) => ({ detector: f.detector, type: f.type, severity: f.severity, start: f.start, end: f.end })) } : {}),
       });
-    });
+    };
 
     const toolCalls: ObservedToolCall[] = [];
-    const tools = observeTools(await loadToolModule(DEMO_INPUTS.toolsModule), (c) => {
+    const tools = observeTools(await loadToolModules([DEMO_INPUTS.toolsModule]), (c) => {
       toolCalls.push(c);
       progress.event({ kind: 'tool', actor: c.agentId, depth: c.depth, title: `${c.tool}(${Object.keys(c.args).join(', ')})`, detail: `returned ${c.outputChars} characters` });
     });
 
     const endedRuns = new Set<string>();
     const delegations: ObservedDelegation[] = [];
-    const { tool: delegateTask, delegation } = createDemoDelegation({
-      skillsDir: DEMO_INPUTS.skillsDir,
-      workspace: outputs.workspace,
-      guardrails,
-      testCommand: [process.execPath, 'test/refund-window.test.mjs'],
-      onStart: (s) => {
-        subagentDepth.set(s.subagent, s.depth);
-        progress.event({
-          kind: 'delegation',
-          actor: s.parentAgentId,
-          depth: s.depth,
-          title: `delegate_task → ${s.subagent}${s.requiresApproval ? ' (requires approval)' : ''}`,
-          detail: s.instruction.length > 100 ? `${s.instruction.slice(0, 97)}…` : s.instruction,
-        });
-      },
-      onEnd: (d) => {
-        delegations.push(d);
-        const summary = typeof d.outputPayload.summary === 'string' ? d.outputPayload.summary : typeof d.outputPayload.verdict === 'string' ? `verdict: ${d.outputPayload.verdict}` : undefined;
-        progress.event({
-          kind: d.denied ? 'approval' : 'delegation',
-          actor: d.subagent,
-          depth: d.depth,
-          title: d.denied ? `${d.subagent} needs file_delete: denied by the default approval policy` : `${d.subagent} yielded`,
-          outcome: d.denied ? 'DENIED' : d.status,
-          ...(d.errorMessage ? { detail: `${d.errorCode}: ${d.errorMessage}` } : summary ? { detail: summary } : {}),
-        });
-      },
-      onWarn: (message) => progress.event({ kind: 'note', actor: 'delegation', depth: 1, title: message }),
-    });
-    cleanups.push(() => delegation.shutdown());
+    const observeDelegations = (tool: SystemTool) =>
+      observeDelegateTask(tool, {
+        onStart: (s) => {
+          subagentDepth.set(s.subagent, s.depth);
+          progress.event({
+            kind: 'delegation',
+            actor: s.parentAgentId,
+            depth: s.depth,
+            title: `delegate_task → ${s.subagent}${s.requiresApproval ? ' (requires approval)' : ''}`,
+            detail: s.instruction.length > 100 ? `${s.instruction.slice(0, 97)}…` : s.instruction,
+          });
+        },
+        onEnd: (d) => {
+          delegations.push(d);
+          const summary = typeof d.outputPayload.summary === 'string' ? d.outputPayload.summary : typeof d.outputPayload.verdict === 'string' ? `verdict: ${d.outputPayload.verdict}` : undefined;
+          progress.event({
+            kind: d.denied ? 'approval' : 'delegation',
+            actor: d.subagent,
+            depth: d.depth,
+            title: d.denied ? `${d.subagent} needs file_delete: denied by the default approval policy` : `${d.subagent} yielded`,
+            outcome: d.denied ? 'DENIED' : d.status,
+            ...(d.errorMessage ? { detail: `${d.errorCode}: ${d.errorMessage}` } : summary ? { detail: summary } : {}),
+          });
+        },
+      });
 
-    // Ephemeral keys unless BATON_PACKET_*_KEY are set: digests then reconcile within this run.
-    const keys = packetKeysFromEnv({ env, allowEphemeral: true });
-    const { gate, packets } = createDemoPacketGate({
-      contractFile: DEMO_INPUTS.contractFile,
-      casesFile: DEMO_INPUTS.casesFile,
-      keys,
-      store,
-      guardrails,
-      onPrepared: (p) => {
-        // The runner cancels the source's run as the handoff is honoured.
-        endedRuns.add(p.runId);
-        progress.event({ kind: 'run', actor: p.source, depth: 0, title: `run ${p.runId} ended`, outcome: 'cancelled', detail: `HANDED_OFF to ${shortId(p.destination)}` });
-        progress.event({ kind: 'handoff', actor: p.source, depth: 0, title: `system::handoff → ${shortId(p.destination)} through packet ${p.packetId}`, outcome: 'ALLOWED', detail: 'only the purpose\u2019s approved fields cross; decision recorded in SQLite' });
-      },
-      onDenied: (d) => progress.event({ kind: 'handoff', actor: d.source, depth: 0, title: `system::handoff → ${shortId(d.destination)} refused by the packet gate`, outcome: 'DENIED', detail: `${d.code}: ${d.message}` }),
-      onBoundary: (p) => progress.event({ kind: 'packet', actor: p.destination, depth: 0, title: `packet ${p.packetId} boundary proof recorded`, detail: 'the recipient\u2019s first model request carries exactly the packet' }),
-    });
+    let packets: ObservedPacket[] = [];
+    const observePackets = (inner: PacketHandoffGate) => {
+      const observed = observePacketGate(inner, {
+        onPrepared: (p) => {
+          // The runner cancels the source's run as the handoff is honoured.
+          endedRuns.add(p.runId);
+          progress.event({ kind: 'run', actor: p.source, depth: 0, title: `run ${p.runId} ended`, outcome: 'cancelled', detail: `HANDED_OFF to ${shortId(p.destination)}` });
+          progress.event({ kind: 'handoff', actor: p.source, depth: 0, title: `system::handoff → ${shortId(p.destination)} through packet ${p.packetId}`, outcome: 'ALLOWED', detail: 'only the purpose\u2019s approved fields cross; decision recorded in SQLite' });
+        },
+        onDenied: (d) => progress.event({ kind: 'handoff', actor: d.source, depth: 0, title: `system::handoff → ${shortId(d.destination)} refused by the packet gate`, outcome: 'DENIED', detail: `${d.code}: ${d.message}` }),
+        onBoundary: (p) => progress.event({ kind: 'packet', actor: p.destination, depth: 0, title: `packet ${p.packetId} boundary proof recorded`, detail: 'the recipient\u2019s first model request carries exactly the packet' }),
+      });
+      packets = observed.packets;
+      return observed.gate;
+    };
 
     // Sequence numbers restart with every runner call: turn 2's requests get their own folder.
     let capture = new RequestCapture(outputs.captures);
     const turnOneCapture = capture;
     const seenRuns = new Set<string>();
-    const runner = new Runner({
+    // Ephemeral keys unless BATON_PACKET_*_KEY are set: digests then reconcile within this run.
+    const keys = packetKeysFromEnv({ env, allowEphemeral: true });
+    const service = await startGuardrailService({ policy: demoPolicy(canaries), systemPrompts: [triage.manifest.instructions] });
+
+    // The same composition root as `baton run`: the demo adds its observers and its own budgets.
+    const stack = await createBatonStack({
       registry,
+      agentsDir: DEMO_INPUTS.agentsDir,
+      // Demo-only: the refunds specialist delegates. Kept out of examples/agents/baton.yml, where it
+      // would make every runner built from the examples require a delegation runtime.
+      extraSystemTools: { [REFUNDS]: ['delegate_task'] },
+      env,
+      store: { file: outputs.database, recoverOnOpen: false },
+      guardrail: { validator: service.client, close: () => service.close() },
+      observeGuardrail: (validator) => observeGuardrail(validator, onDecision),
+      scenarioFile: DEMO_INPUTS.scenarioFile,
       tools,
-      systemTools: [delegateTask],
-      guardrails,
-      store,
-      modelProvider: model.provider,
-      modelLabel: model.label,
-      handoffGate: gate,
+      packets: { contractFile: DEMO_INPUTS.contractFile, casesFile: DEMO_INPUTS.casesFile, keys },
+      observeHandoffGate: observePackets,
+      delegation: {
+        skillsDir: DEMO_INPUTS.skillsDir,
+        workspace: outputs.workspace,
+        applyEdits: true,
+        testCommand: [process.execPath, 'test/refund-window.test.mjs'],
+        timeoutMs: 20_000,
+        logger: { info: () => undefined, warn: (message, fields) => progress.event({ kind: 'note', actor: 'delegation', depth: 1, title: `${message}${fields ? ` ${JSON.stringify(fields)}` : ''}` }) },
+        observeTool: observeDelegations,
+      },
+      // Every span of the run is exported (JSONL always; OTLP when configured).
+      tracing: { serviceName: 'baton-demo', jsonlFile: outputs.spans, env },
       // Same decisions on a saturated machine: a guardrail answer that is merely slow must not
       // become a fail-closed timeout in the demo (production keeps the 2 s default).
       limits: { guardrailTimeoutMs: 60_000 },
@@ -187,9 +184,18 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
           progress.event({ kind: 'run', actor: e.agentId, depth: 0, title: `run ${e.runId} started`, outcome: 'in_progress' });
         }
         await capture.record(e);
-        progress.event({ kind: 'model', actor: e.agentId, depth: 0, title: `model request #${e.sequence} → ${model.label}` });
+        progress.event({ kind: 'model', actor: e.agentId, depth: 0, title: `model request #${e.sequence} → ${stack.model.label}` });
       },
     });
+    cleanups.push(() => stack.close());
+    const { runner, store, model } = stack;
+
+    progress.say(`Baton demo — model: ${model.label}${model.api === 'offline' ? ` (scenario ${path.basename(DEMO_INPUTS.scenarioFile)})` : ''}`);
+    progress.say(`  guardrail service  ${service.url}/v1/validate (real HTTP, loopback)`);
+    progress.say(`  SQLite store       ${outputs.database}`);
+    progress.say(`  spans (JSONL)      ${outputs.spans}${env.OTEL_EXPORTER_OTLP_ENDPOINT ? ` + OTLP ${env.OTEL_EXPORTER_OTLP_ENDPOINT}` : ''}`);
+    progress.say(`  workspace          ${outputs.workspace}`);
+    progress.say('');
 
     const ids = newTraceIds();
     const run = await runner.run({ agentId: TRIAGE, input: DEMO_INPUT, auth: AUTH, traceparent: formatTraceparent(ids.traceId, ids.spanId, 1) });

@@ -1,13 +1,4 @@
-import {
-  createFileCaseDataSource,
-  createFilePolicyStore,
-  createPacketHandoffGate,
-  reconcilePacketAudit,
-  type PacketGateRequest,
-  type PacketKeys,
-  type ReconcileResult,
-} from '@baton/packets';
-import type { GuardrailValidator } from '@baton/manifest';
+import { reconcilePacketAudit, type PacketGateRequest, type PacketHandoffGate, type PacketKeys, type ReconcileResult } from '@baton/packets';
 import type { HandoffGate, ThreadStore } from '@baton/runner';
 import type { PacketEntry } from './report-model.js';
 
@@ -23,30 +14,19 @@ export interface ObservedPacket {
   captured?: unknown;
 }
 
-export interface DemoPacketGateOptions {
-  contractFile: string;
-  casesFile: string;
-  keys: PacketKeys;
-  store: ThreadStore;
-  guardrails: GuardrailValidator;
+/** What the demo narrates about handoffs through the packet gate. */
+export interface PacketGateObserver {
   onPrepared(packet: ObservedPacket): void;
   onDenied(info: { source: string; destination: string; code: string; message: string }): void;
   onBoundary(packet: ObservedPacket): void;
 }
 
 /**
- * The runner's handoff gate: @baton/packets' transfer gate over the example contract and cases,
- * with proof in the SQLite store, wrapped so the demo can narrate it and keep the recipient's
- * captured request for reconciliation.
+ * Wraps the stack's packet gate (@baton/packets' transfer gate over the example contract and
+ * cases, with proof in the SQLite store) so the demo can narrate it and keep the recipient's
+ * captured request for reconciliation. It only watches: decisions and errors pass through.
  */
-export function createDemoPacketGate(options: DemoPacketGateOptions): { gate: HandoffGate; packets: ObservedPacket[] } {
-  const inner = createPacketHandoffGate({
-    policyStore: createFilePolicyStore({ file: options.contractFile }),
-    caseData: createFileCaseDataSource({ file: options.casesFile }),
-    keys: options.keys,
-    audit: options.store,
-    guardrail: options.guardrails,
-  });
+export function observePacketGate(inner: PacketHandoffGate, observer: PacketGateObserver): { gate: HandoffGate; packets: ObservedPacket[] } {
   const packets: ObservedPacket[] = [];
   const gate: HandoffGate = {
     async prepare(request) {
@@ -55,19 +35,19 @@ export function createDemoPacketGate(options: DemoPacketGateOptions): { gate: Ha
         prepared = await inner.prepare(request as PacketGateRequest);
       } catch (err) {
         const code = (err as { code?: unknown }).code;
-        options.onDenied({ source: request.sourceAgentId, destination: request.targetAgentId, code: typeof code === 'string' ? code : 'ERROR', message: (err as Error).message });
+        observer.onDenied({ source: request.sourceAgentId, destination: request.targetAgentId, code: typeof code === 'string' ? code : 'ERROR', message: (err as Error).message });
         throw err;
       }
       const packet: ObservedPacket = { packetId: prepared.packetId, threadId: request.threadId, runId: request.runId, source: request.sourceAgentId, destination: request.targetAgentId };
       packets.push(packet);
-      options.onPrepared(packet);
+      observer.onPrepared(packet);
       return {
         input: prepared.input,
         packetId: prepared.packetId,
         async onRecipientModelRequest(modelRequest: unknown) {
           packet.captured ??= modelRequest;
           await prepared.onRecipientModelRequest(modelRequest);
-          options.onBoundary(packet);
+          observer.onBoundary(packet);
         },
       };
     },

@@ -1,4 +1,3 @@
-import { pathToFileURL } from 'node:url';
 import type { ToolContext, ToolImplementation } from '@baton/runner';
 
 /** What a tool call looked like from inside the tool (after the TOOL_CALL guardrail). */
@@ -9,18 +8,6 @@ export interface ObservedToolCall {
   /** The arguments the tool actually received (redacted when the guardrail said MODIFY). */
   args: Record<string, unknown>;
   outputChars: number;
-}
-
-/** Imports a module exporting `tools` (examples/tools/support-tools.mjs) and checks its shape. */
-export async function loadToolModule(file: string): Promise<Record<string, ToolImplementation>> {
-  const mod = (await import(pathToFileURL(file).href)) as { tools?: unknown };
-  if (!mod.tools || typeof mod.tools !== 'object') throw new Error(`${file}: must export \`tools\`, a record of functions`);
-  const out: Record<string, ToolImplementation> = {};
-  for (const [name, fn] of Object.entries(mod.tools as Record<string, unknown>)) {
-    if (typeof fn !== 'function') throw new Error(`${file}: tools.${name} is not a function`);
-    out[name] = fn as ToolImplementation;
-  }
-  return out;
 }
 
 /** Wraps each tool so the demo sees what it really received and returned. */

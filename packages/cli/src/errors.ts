@@ -5,6 +5,9 @@ import type { ErrorKind } from '@baton/manifest/contracts';
 export const CLI_ERROR_CODES = {
   CLI_USAGE: 'usage',
   INVALID_AUTH: 'usage',
+  STACK_CONFIG: 'usage',
+  STACK_CLOSE: 'upstream',
+  STACK_CLOSED: 'usage',
 } as const satisfies Record<string, ErrorKind>;
 export type CliErrorCode = keyof typeof CLI_ERROR_CODES;
 

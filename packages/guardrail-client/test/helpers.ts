@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server, type ServerRespons
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type { GuardrailRequest, GuardrailResponse, GuardrailValidator } from '@baton/manifest';
+import { scriptedGuardrail } from '@baton/manifest/testing';
 
 export const TRACE = { trace_id: '4bf92f3577b34da6a3ce929d0e0e4736', span_id: '00f067aa0ba902b7' };
 
@@ -27,14 +28,8 @@ export function toolOutput(output: string): GuardrailRequest {
  * Records every request it sees.
  */
 export function recordingValidator(): GuardrailValidator & { requests: GuardrailRequest[] } {
-  const requests: GuardrailRequest[] = [];
-  return {
-    requests,
-    async validate(request) {
-      requests.push(request);
-      return decide(request);
-    },
-  };
+  const scripted = scriptedGuardrail(decide);
+  return { requests: scripted.requests, validate: (request, options) => scripted.validator.validate(request, options) };
 }
 
 const SSN = /\b\d{3}-\d{2}-\d{4}\b/g;

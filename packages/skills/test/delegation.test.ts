@@ -1,7 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { GuardrailRequest, GuardrailResponse, GuardrailValidator, SkillPackage, ResponsePackage } from '@baton/manifest';
+import type { GuardrailValidator, SkillPackage, ResponsePackage } from '@baton/manifest';
 import { createGuardrailChecker, GuardrailCallError } from '@baton/guardrail-client';
+import { scriptedGuardrail } from '@baton/manifest/testing';
 import { describe, expect, it } from 'vitest';
 import { createDelegation, createSkillRegistry, VagueCriteriaError, PayloadTooLargeError, SkillsInputError } from '../src/index.js';
 import type { ApprovalRequest } from '../src/index.js';
@@ -422,19 +423,10 @@ describe('approvals', () => {
 });
 
 describe('guardrails at the delegation boundary', () => {
-  class RecordingValidator implements GuardrailValidator {
-    readonly requests: GuardrailRequest[] = [];
-    constructor(private readonly decide: (r: GuardrailRequest) => Partial<GuardrailResponse>) {}
-    async validate(request: GuardrailRequest): Promise<GuardrailResponse> {
-      this.requests.push(request);
-      return { action_id: request.action_id, decision: 'ALLOW', reason_code: 'OK', reason_message: 'ok', ...this.decide(request) };
-    }
-  }
-
   it('checks AGENT_INPUT on the subagent input and AGENT_RESPONSE on its yield; MODIFY redacts, BLOCK refuses', async () => {
     const ws = await tempDir();
     const dir = await skillsDir([{ name: 'echo', source: nodeSkill(`return { status: 'SUCCESS', output_payload: { got: pkg.payload.note, secret: 'sk-live-123' } };`) }]);
-    const g = new RecordingValidator((r) => {
+    const g = scriptedGuardrail((r) => {
       if (r.action_type === 'AGENT_INPUT' && typeof r.payload === 'string' && r.payload.includes('555-12-3456')) {
         return { decision: 'MODIFY', reason_code: 'PII', modified_payload: r.payload.replace('555-12-3456', '[SSN]') };
       }
@@ -443,7 +435,7 @@ describe('guardrails at the delegation boundary', () => {
       }
       return {};
     });
-    const d = createDelegation({ skillsDir: dir, workspace: ws, guardrails: g });
+    const d = createDelegation({ skillsDir: dir, workspace: ws, guardrails: g.validator });
     const res = await d.delegate({ subagent_type: 'echo', instruction_set: 'x', input_data: { note: 'ssn 555-12-3456' } });
     expect(g.requests.map((r) => r.action_type)).toEqual(['AGENT_INPUT', 'AGENT_RESPONSE']);
     expect(g.requests[0]!.source_agent_id).toBe('io.baton.skill.echo');
@@ -455,7 +447,7 @@ describe('guardrails at the delegation boundary', () => {
   it('fails closed when the guardrail throws', async () => {
     const ws = await tempDir();
     const dir = await skillsDir([{ name: 'echo', source: ECHO }]);
-    const broken: GuardrailValidator = { validate: async () => { throw new Error('connection refused'); } };
+    const broken = scriptedGuardrail(() => 'throw').validator;
     const res = await createDelegation({ skillsDir: dir, workspace: ws, guardrails: broken }).delegate({ subagent_type: 'echo', instruction_set: 'x', input_data: {} });
     expect(res.error_report?.code).toBe('ERR_CONSTRAINT_VIOLATION');
     expect(res.error_report?.message).toMatch(/fail closed/);

@@ -1,4 +1,4 @@
-import type { GuardrailValidator, ResponsePackage } from '@baton/manifest';
+import type { ResponsePackage } from '@baton/manifest';
 import { createAgentRegistry, parseDeploymentConfig, Runner } from '@baton/runner';
 import type { AgentManifestLike } from '@baton/runner';
 import { describe, expect, it } from 'vitest';
@@ -6,9 +6,9 @@ import { createDelegation, PayloadTooLargeError, SkillsInputError, taskIdFromKey
 import type { CreateDelegationOptions, DelegatedTask, Delegation, SubagentRunner, TaskDispatcher } from '../src/index.js';
 import { fakeQueue, scriptedRunner } from './helpers/fake-queue.js';
 import type { AgentScript, ScriptedRunner } from './helpers/fake-queue.js';
-import { scriptedProvider } from './helpers/scripted-model.js';
+import { createScriptedProvider } from '@baton/runner/testing';
 import { tempDir } from './helpers/tmp.js';
-import { allowAllGuardrail } from './helpers/guardrail.js';
+import { allowAllGuardrail } from '@baton/manifest/testing';
 
 const ROOT = 'io.baton.test.root';
 const A = 'io.baton.test.a';
@@ -34,11 +34,11 @@ async function cluster(extra: Partial<CreateDelegationOptions> = {}) {
   for (let i = 0; i < 2; i++) {
     const holder: { d?: Delegation } = {};
     const runner = scriptedRunner({ [A]: NESTER, [B]: NESTER, [C]: NESTER, [D]: NESTER }, () => holder.d as Delegation);
-    holder.d = createDelegation({ guardrails: allowAllGuardrail, runner, agents: [A, B, C, D], workspace, dispatch: queue.dispatch, env: {}, ...extra });
+    holder.d = createDelegation({ guardrails: allowAllGuardrail(), runner, agents: [A, B, C, D], workspace, dispatch: queue.dispatch, env: {}, ...extra });
     workers.push(holder.d);
     runners.push(runner);
   }
-  const parent = createDelegation({ guardrails: allowAllGuardrail, workspace, dispatch: queue.dispatch, env: {} });
+  const parent = createDelegation({ guardrails: allowAllGuardrail(), workspace, dispatch: queue.dispatch, env: {} });
   const ran = () => runners.flatMap((r) => r.runs);
   return { parent, workers, runners, queue, ran };
 }
@@ -194,7 +194,7 @@ describe('runDelegated', () => {
 
 describe('dispatcher failures', () => {
   async function parentWith(dispatch: TaskDispatcher) {
-    return createDelegation({ guardrails: allowAllGuardrail, workspace: await tempDir(), dispatch, env: {} });
+    return createDelegation({ guardrails: allowAllGuardrail(), workspace: await tempDir(), dispatch, env: {} });
   }
   const args = { subagent_type: A, instruction_set: 'x', input_data: {} };
 
@@ -252,7 +252,7 @@ describe('dispatcher failures', () => {
 });
 
 describe('dispatch with the real Runner on the workers (offline scripted model)', () => {
-  const allowAll: GuardrailValidator = { validate: async (r) => ({ action_id: r.action_id, decision: 'ALLOW', reason_code: 'OK', reason_message: 'ok' }) };
+  const allowAll = allowAllGuardrail();
   function manifest(id: string): AgentManifestLike {
     const name = id.split('.').pop() as string;
     return { schema_version: '1.0', id, version: '1.0.0', name, instructions: `You are ${name}.`, model: { provider: 'openai', name }, tools: [] };
@@ -266,17 +266,17 @@ describe('dispatch with the real Runner on the workers (offline scripted model)'
     const queue = fakeQueue(() => workers);
     for (let i = 0; i < 2; i++) {
       const registry = createAgentRegistry({ agents: [A, B].map((id) => ({ manifest: manifest(id), source: `${id}.agent.yml` })), deployment: parsed.value });
-      const models = scriptedProvider({
-        a: (_req, n) => (n === 0 ? { calls: [{ name: 'delegate_task', args: { subagent_type: B, instruction_set: 'Say hi.', input_data: {} } }] } : { calls: [{ name: 'yield_control', args: { status: 'SUCCESS', output_payload: { from: 'a' } } }] }),
-        b: () => ({ calls: [{ name: 'yield_control', args: { status: 'SUCCESS', output_payload: { from: 'b' } } }] }),
-      });
+      const models = createScriptedProvider({ scripts: {
+        a: (_req, n) => (n === 0 ? { toolCalls: [{ name: 'delegate_task', arguments: { subagent_type: B, instruction_set: 'Say hi.', input_data: {} } }] } : { toolCalls: [{ name: 'yield_control', arguments: { status: 'SUCCESS', output_payload: { from: 'a' } } }] }),
+        b: () => ({ toolCalls: [{ name: 'yield_control', arguments: { status: 'SUCCESS', output_payload: { from: 'b' } } }] }),
+      } });
       const holder: { runner?: Runner } = {};
       const lazy: SubagentRunner = { run: (req) => (holder.runner as Runner).run(req) };
-      const delegation = createDelegation({ guardrails: allowAllGuardrail, runner: lazy, agents: [A, B], workspace, dispatch: queue.dispatch, env: {} });
+      const delegation = createDelegation({ guardrails: allowAllGuardrail(), runner: lazy, agents: [A, B], workspace, dispatch: queue.dispatch, env: {} });
       holder.runner = new Runner({ registry, guardrails: allowAll, modelProvider: models.provider, systemTools: [delegation.delegateTaskTool] });
       workers.push(delegation);
     }
-    const parent = createDelegation({ guardrails: allowAllGuardrail, workspace, dispatch: queue.dispatch, env: {} });
+    const parent = createDelegation({ guardrails: allowAllGuardrail(), workspace, dispatch: queue.dispatch, env: {} });
     const res = await parent.delegate({ subagent_type: A, instruction_set: 'Ask b.', input_data: {} }, { agentId: ROOT });
     expect(res).toEqual({ status: 'SUCCESS', output_payload: { from: 'a' } });
     expect(queue.jobs.map((j) => [j.args.subagent_type, j.scope])).toEqual([

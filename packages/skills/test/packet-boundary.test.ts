@@ -4,20 +4,19 @@
  * subagent's first model request. A hook that refuses stops the attempt before anything is sent.
  */
 import { createHash } from 'node:crypto';
-import type { GuardrailValidator } from '@baton/manifest';
 import { createAgentRegistry, Runner } from '@baton/runner';
 import type { AgentManifestLike } from '@baton/runner';
 import { describe, expect, it } from 'vitest';
 import { createDelegation, renderSkillPackage } from '../src/index.js';
 import type { DelegationPacketGate, SubagentRunner } from '../src/index.js';
-import { scriptedProvider } from './helpers/scripted-model.js';
+import { createScriptedProvider } from '@baton/runner/testing';
 import { nodeSkill, skillsDir } from './helpers/skills.js';
 import { tempDir } from './helpers/tmp.js';
-import { allowAllGuardrail } from './helpers/guardrail.js';
+import { allowAllGuardrail } from '@baton/manifest/testing';
 
 const WORKER = 'io.baton.test.worker';
 const ECHO = nodeSkill(`return { status: 'SUCCESS', output_payload: { received: pkg } };`);
-const allowAll: GuardrailValidator = { validate: async (r) => ({ action_id: r.action_id, decision: 'ALLOW', reason_code: 'OK', reason_message: 'ok' }) };
+const allowAll = allowAllGuardrail();
 const digest = (v: unknown) => createHash('sha256').update(JSON.stringify(v)).digest('hex');
 
 /** A gate that narrows the payload to `allowed` and records a digest of what each attempt sends. */
@@ -50,7 +49,7 @@ describe('delegation packet gate: boundary proof on every subagent path', () => 
   it('a skill process: the hook sees exactly the object the skill received on stdin; a refusal sends nothing', async () => {
     const dir = await skillsDir([{ name: 'echo', source: ECHO }]);
     const { gate, proofs } = recordingGate();
-    const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: await tempDir(), packetGate: gate, env: {} });
+    const d = createDelegation({ guardrails: allowAllGuardrail(), skillsDir: dir, workspace: await tempDir(), packetGate: gate, env: {} });
     const res = await d.delegate({ subagent_type: 'echo', instruction_set: 'Echo.', input_data: { allowed: 1, secret: 'PARENT-SECRET-42' } });
     expect(res.status).toBe('SUCCESS');
     const received = res.output_payload.received as Record<string, unknown>;
@@ -58,7 +57,7 @@ describe('delegation packet gate: boundary proof on every subagent path', () => 
     expect(proofs).toEqual([{ kind: 'stdin', digest: digest(received) }]);
 
     const refusing = recordingGate({ refuse: true });
-    const stopped = await createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: await tempDir(), packetGate: refusing.gate, env: {} }).delegate({ subagent_type: 'echo', instruction_set: 'Echo.', input_data: { allowed: 1 } });
+    const stopped = await createDelegation({ guardrails: allowAllGuardrail(), skillsDir: dir, workspace: await tempDir(), packetGate: refusing.gate, env: {} }).delegate({ subagent_type: 'echo', instruction_set: 'Echo.', input_data: { allowed: 1 } });
     expect(stopped.status).toBe('FAILURE');
     expect(stopped.error_report?.code).toBe('ERR_CONSTRAINT_VIOLATION');
     expect(stopped.error_report?.message).toMatch(/packet gate refused what would be sent to echo/);
@@ -68,13 +67,13 @@ describe('delegation packet gate: boundary proof on every subagent path', () => 
   it('an agent subagent: the runner hands its first model request to the hook; a refusal means its model answers nothing', async () => {
     const manifest: AgentManifestLike = { schema_version: '1.0', id: WORKER, version: '1.0.0', name: 'worker', instructions: 'You are worker.', model: { provider: 'openai', name: 'worker' }, tools: [] };
     for (const refuse of [false, true]) {
-      const models = scriptedProvider({ worker: () => ({ calls: [{ name: 'yield_control', args: { status: 'SUCCESS', output_payload: { ok: true }, log_summary: 'done' } }] }) });
+      const models = createScriptedProvider({ scripts: { worker: () => ({ toolCalls: [{ name: 'yield_control', arguments: { status: 'SUCCESS', output_payload: { ok: true }, log_summary: 'done' } }] }) } });
       const holder: { runner?: Runner } = {};
       const lazy: SubagentRunner = { run: (req) => (holder.runner as Runner).run(req) };
       const { gate, proofs } = recordingGate({ refuse });
       let sentPackage: unknown;
       const d = createDelegation({
-    guardrails: allowAllGuardrail,
+    guardrails: allowAllGuardrail(),
         runner: lazy,
         agents: [WORKER],
         workspace: await tempDir(),

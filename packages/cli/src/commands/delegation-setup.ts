@@ -1,7 +1,5 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { GuardrailValidator } from '@baton/manifest';
-import type { RunRequest, RunResult, SystemTool } from '@baton/runner';
 import { UsageError, setupRunner, type RunnerSetupOptions } from './runner-setup.js';
 
 /** The delegation flags `baton run` and `baton serve` take (`baton worker` delegates through the queues). */
@@ -47,16 +45,16 @@ function missingDelegateTask(err: unknown): string | undefined {
 
 /**
  * `setupRunner` for one process (`baton run`, `baton serve`): when there is a skills directory,
- * the runner offers `delegate_task`, and delegated skills run here as subprocesses (agent
+ * the stack offers `delegate_task`, and delegated skills run here as subprocesses (agent
  * subagents on this same runner, every boundary through the same guardrail). Without one, an agent
  * whose baton.yml `system_tools` names `delegate_task` is a usage error that names `--skills`.
  */
-export async function setupRunnerWithDelegation(options: RunnerSetupOptions & { delegation: DelegationCommandOptions }) {
+export async function setupRunnerWithDelegation(options: Omit<RunnerSetupOptions, 'delegation'> & { delegation: DelegationCommandOptions }) {
   const { delegation: flags, ...runnerOptions } = options;
   const skillsDir = await resolveSkillsDir(flags.skills, options.agentsDir);
   if (skillsDir === undefined) {
     try {
-      return await setupRunner(runnerOptions);
+      return { ...(await setupRunner(runnerOptions)), skillsDir };
     } catch (err) {
       const agentId = missingDelegateTask(err);
       if (agentId === undefined) throw err;
@@ -67,34 +65,5 @@ export async function setupRunnerWithDelegation(options: RunnerSetupOptions & { 
   }
   const workspace = resolve(flags.workspace);
   if (!(await isDir(workspace))) throw new UsageError(`--workspace ${flags.workspace}: not a directory`);
-
-  const skills = await import('@baton/skills');
-  // Delegation and the runner need each other (agent subagents run on the runner; the runner
-  // offers delegate_task): the delegation gets late-bound references.
-  const late: { runner?: { run(request: RunRequest): Promise<RunResult> }; validator?: GuardrailValidator } = {};
-  const delegation = skills.createDelegation({
-    skillsDir,
-    workspace,
-    applyEdits: flags.applyEdits,
-    runner: { run: (request) => (late.runner as NonNullable<typeof late.runner>).run(request as RunRequest) },
-    guardrails: { validate: (request, o) => (late.validator as GuardrailValidator).validate(request, o) },
-  });
-  let setup: Awaited<ReturnType<typeof setupRunner>>;
-  try {
-    setup = await setupRunner({ ...runnerOptions, systemTools: [...(runnerOptions.systemTools ?? []), delegation.delegateTaskTool as SystemTool] });
-  } catch (err) {
-    await delegation.shutdown();
-    throw err;
-  }
-  late.runner = setup.runner;
-  late.validator = setup.validator;
-  const close = setup.close;
-  return {
-    ...setup,
-    skillsDir,
-    async close() {
-      await delegation.shutdown();
-      await close();
-    },
-  };
+  return { ...(await setupRunner({ ...runnerOptions, delegation: { skillsDir, workspace, applyEdits: flags.applyEdits } })), skillsDir };
 }

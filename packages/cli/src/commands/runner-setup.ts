@@ -1,7 +1,7 @@
-import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import type { RunnerLimits, SystemTool, ThreadStore, ToolImplementation } from '@baton/runner';
+import { readdir, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { RunnerLimits, SystemTool, ThreadStore } from '@baton/runner';
+import type { StackDelegationConfig } from '../stack/index.js';
 import { UsageError } from '../errors.js';
 
 /**
@@ -23,6 +23,8 @@ export interface RunnerSetupOptions {
   toolModules?: string[];
   /** Directory to write every model request into. */
   captureDir?: string;
+  /** `flat` (default, `baton run`): the call's requests directly in `captureDir`; `per-call` (`baton serve`): one directory per call. */
+  captureLayout?: 'flat' | 'per-call';
   /** Recipient contract; discovered as `<agents>/../contracts/*.contract.yml` when absent. */
   contractFile?: string;
   /** Case data (JSON array of cases, or `{ cases: [...] }`); `<agents>/../data/cases.json` when absent. */
@@ -32,8 +34,10 @@ export interface RunnerSetupOptions {
   env: NodeJS.ProcessEnv;
   /** A store to use instead of the SQLite file (e.g. the Redis store of `baton worker`); closed by `close()`. */
   store?: ThreadStore;
-  /** Runtime tools for agents whose baton.yml `system_tools` name them (e.g. `delegate_task`). */
+  /** Runtime tools for agents whose baton.yml `system_tools` name them. */
   systemTools?: SystemTool[];
+  /** Delegation (`delegate_task`), built by the stack beside the runner. */
+  delegation?: StackDelegationConfig;
   /** Limits that override baton.yml's. */
   limits?: RunnerLimits;
 }
@@ -102,17 +106,6 @@ export async function discoverPacketFiles(agentsDir: string, options: Pick<Runne
   return { contractFile, casesFile };
 }
 
-/** Loads @baton/packets, checks the contract parses and reads the keys. */
-async function loadPacketSupport(files: PacketFiles, env: NodeJS.ProcessEnv) {
-  const module = await import('@baton/packets');
-  await module.loadRecipientContract(files.contractFile);
-  // Ephemeral keys keep `baton run` working out of the box, but their digests reconcile only
-  // inside this process: set BATON_PACKET_REFERENCE_KEY and BATON_PACKET_AUDIT_KEY for audit
-  // records that must be checked later. A short or reused key is always refused.
-  const keys = module.packetKeysFromEnv({ env, allowEphemeral: true });
-  return { ...files, module, keys };
-}
-
 /**
  * The case data's canary markers, for the guardrail: from the packet gate's case file, or (with
  * `--no-packets`) the conventional `<agents>/../data/cases.json` when it exists. Turning packets
@@ -130,33 +123,12 @@ async function loadCaseCanaries(agentsDir: string, packetFiles: PacketFiles | un
   }
 }
 
-type ToolRecord = Record<string, ToolImplementation>;
-
-/** Imports tool modules; each must export `tools`, a record of functions. */
-export async function loadToolModules(paths: string[]): Promise<ToolRecord> {
-  const tools: ToolRecord = {};
-  for (const p of paths) {
-    let mod: { tools?: unknown };
-    try {
-      mod = (await import(pathToFileURL(resolve(p)).href)) as { tools?: unknown };
-    } catch (err) {
-      throw new UsageError(`--tools ${p}: cannot import module: ${(err as Error).message}`);
-    }
-    if (!mod.tools || typeof mod.tools !== 'object') throw new UsageError(`--tools ${p}: the module must export \`tools\`, a record of functions`);
-    for (const [name, fn] of Object.entries(mod.tools as Record<string, unknown>)) {
-      if (typeof fn !== 'function') throw new UsageError(`--tools ${p}: tools.${name} is not a function`);
-      if (tools[name]) throw new UsageError(`--tools ${p}: tool '${name}' is defined by two modules`);
-      tools[name] = fn as ToolRecord[string];
-    }
-  }
-  return tools;
-}
-
-/** Serialises a model request for a capture file (an AbortSignal is not data). */
-export function captureJson(request: unknown): string {
-  return JSON.stringify(request, (key, value: unknown) => (key === 'signal' || value instanceof AbortSignal ? undefined : value), 2) + '\n';
-}
-
+/**
+ * Builds the stack for `baton run`, `baton serve` and `baton worker` from their flags: the
+ * conventions (scenario, tools, contract and cases next to the agents), the guardrail (service or
+ * in-process engine with the case canaries) and tracing from the environment, then
+ * {@link createBatonStack}. A stack configuration error becomes a usage error (exit code 2).
+ */
 export async function setupRunner(options: RunnerSetupOptions) {
   const agentsDir = resolve(options.agentsDir);
   const isDir = await stat(agentsDir).then(
@@ -165,99 +137,53 @@ export async function setupRunner(options: RunnerSetupOptions) {
   );
   if (!isDir) throw new UsageError(`--agents ${options.agentsDir}: not a directory`);
 
-  // Packet files and keys first: a bad flag, a broken contract or a bad key stops start-up rather
-  // than the first handoff (the policy store still re-reads the contract at every handoff).
   const packetFiles = await discoverPacketFiles(agentsDir, options);
-  const packets = packetFiles ? await loadPacketSupport(packetFiles, options.env) : undefined;
   const canaries = await loadCaseCanaries(agentsDir, packetFiles);
-
-  const [{ Runner, loadAgentRegistry, createSqliteThreadStore, resolveModelProvider }, { createGuardrailClient, createInProcessGuardrail }] = await Promise.all([
-    import('@baton/runner'),
-    import('@baton/guardrail-client'),
-  ]);
+  const scenarioFile = options.scenarioFile ?? (await discoverScenario(agentsDir));
+  const toolModules = options.toolModules ?? (await listFiles(resolve(agentsDir, '..', 'tools'), (f) => f.endsWith('.mjs')));
 
   // OpenTelemetry export only when asked for: OTLP endpoint or a JSONL file of spans.
   const env = options.env;
   const wantsTracing = Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.BATON_TRACE_FILE);
-  const tracing = wantsTracing
-    ? (await import('@baton/tracing')).setupTracing({ serviceName: env.OTEL_SERVICE_NAME || 'baton', env, ...(env.BATON_TRACE_FILE ? { jsonlFile: env.BATON_TRACE_FILE } : {}) })
-    : undefined;
 
-  const registry = await loadAgentRegistry({ dir: agentsDir });
-  const scenarioFile = options.scenarioFile ?? (await discoverScenario(agentsDir));
-  const toolModules = options.toolModules ?? (await listFiles(resolve(agentsDir, '..', 'tools'), (f) => f.endsWith('.mjs')));
-  const tools = await loadToolModules(toolModules);
-
-  // Capture the HTTP body too when a real OpenAI model class is in use.
-  let current: { sequence: number; agentId: string } | undefined;
-  const captureDir = options.captureDir ? resolve(options.captureDir) : undefined;
-  // Captures hold whole model requests (customer data): owner-only directories and files.
-  if (captureDir) await mkdir(captureDir, { recursive: true, mode: 0o700 });
-  const name = (seq: number, agentId: string, suffix = '') => join(captureDir as string, `${String(seq).padStart(4, '0')}-${agentId}${suffix}.json`);
-  const capturingFetch: typeof fetch = async (input, init) => {
-    if (captureDir && current && typeof init?.body === 'string') await writeFile(name(current.sequence, current.agentId, '.http'), init.body, { mode: 0o600 });
-    return fetch(input, init);
-  };
-  const model = await resolveModelProvider({ env: options.env, ...(scenarioFile ? { scenarioFile } : {}), ...(captureDir ? { fetch: capturingFetch } : {}) });
-
-  let store: ThreadStore;
-  if (options.store) {
-    store = options.store;
-  } else {
-    await mkdir(dirname(resolve(options.storeFile)), { recursive: true, mode: 0o700 });
-    store = createSqliteThreadStore({ file: resolve(options.storeFile), recoverOnOpen: true });
+  const { createBatonStack, StackConfigError } = await import('../stack/index.js');
+  let stack: Awaited<ReturnType<typeof createBatonStack>>;
+  try {
+    stack = await createBatonStack({
+      agentsDir,
+      env,
+      store: options.store ? { store: options.store } : { file: options.storeFile, recoverOnOpen: true },
+      // The in-process engine blocks the case canaries in every handoff, tool call and response (as
+      // the demo does); a guardrail service must list them in its own policy (`leakage.canaries`).
+      guardrail: options.guardrailUrl
+        ? { client: { url: options.guardrailUrl, ...(options.guardrailToken ? { token: options.guardrailToken } : {}) } }
+        : { engine: { canaries: canaries?.markers ?? [] } },
+      ...(scenarioFile ? { scenarioFile } : {}),
+      toolModules,
+      ...(packetFiles ? { packets: packetFiles } : {}),
+      ...(options.delegation ? { delegation: options.delegation } : {}),
+      ...(options.systemTools ? { systemTools: options.systemTools } : {}),
+      ...(options.limits ? { limits: options.limits } : {}),
+      ...(wantsTracing ? { tracing: { serviceName: env.OTEL_SERVICE_NAME || 'baton', env, ...(env.BATON_TRACE_FILE ? { jsonlFile: env.BATON_TRACE_FILE } : {}) } } : {}),
+      ...(options.captureDir ? { capture: { dir: options.captureDir, layout: options.captureLayout ?? 'flat' } } : {}),
+    });
+  } catch (err) {
+    if (err instanceof StackConfigError) throw new UsageError(err.message);
+    throw err;
   }
-  // The in-process engine is loaded only when no service URL is given.
-  // The in-process engine blocks the case canaries in every handoff, tool call and response (as
-  // the demo does); a guardrail service must list them in its own policy (`leakage.canaries`).
-  const validator = options.guardrailUrl
-    ? createGuardrailClient({ url: options.guardrailUrl, ...(options.guardrailToken ? { token: options.guardrailToken } : {}) })
-    : createInProcessGuardrail((await import('@baton/guardrail-server')).createGuardrailEngine({ canaries: canaries?.markers ?? [] }));
-
-  // The purpose-bound transfer gate: a handoff target's whole input is a packet of the fields its
-  // purpose permits, read from the case data under the authenticated caller (RunRequest.auth),
-  // never the coordinator's history. Decisions and boundary proofs go to the same SQLite store.
-  const handoffGate = packets?.module.createPacketHandoffGate({
-    policyStore: packets.module.createFilePolicyStore({ file: packets.contractFile }),
-    caseData: packets.module.createFileCaseDataSource({ file: packets.casesFile }),
-    keys: packets.keys,
-    audit: store,
-    guardrail: validator,
-  });
-
-  const runner = new Runner({
-    registry,
-    tools,
-    guardrails: validator,
-    store,
-    modelProvider: model.provider,
-    modelLabel: model.label,
-    ...(handoffGate ? { handoffGate } : {}),
-    ...(options.systemTools ? { systemTools: options.systemTools } : {}),
-    ...(options.limits ? { limits: options.limits } : {}),
-    ...(captureDir
-      ? {
-          onModelRequest: async (event: { sequence: number; agentId: string; request: unknown }) => {
-            current = { sequence: event.sequence, agentId: event.agentId };
-            await writeFile(name(event.sequence, event.agentId), captureJson(event.request), { mode: 0o600 });
-          },
-        }
-      : {}),
-  });
   return {
-    runner,
-    store,
-    label: model.label,
+    runner: stack.runner,
+    store: stack.store,
+    label: stack.model.label,
     scenarioFile,
-    /** The guardrail every boundary is checked with (for delegation set up beside the runner). */
-    validator,
+    /** The guardrail every boundary is checked with. */
+    validator: stack.validator,
+    /** The delegation runtime, when `delegation` was given. */
+    delegation: stack.delegation,
     /** The packet gate's files and whether its keys are ephemeral; undefined when handoffs are ungated. */
-    packets: packets ? { contractFile: packets.contractFile, casesFile: packets.casesFile, ephemeralKeys: packets.keys.ephemeral } : undefined,
+    packets: stack.packets ? { contractFile: stack.packets.contractFile, casesFile: stack.packets.casesFile, ephemeralKeys: stack.packets.ephemeralKeys } : undefined,
     /** Canary markers read from the case data, and whether the guardrail in use was given them (only the in-process engine is). */
     canaries: canaries ? { file: canaries.file, count: canaries.markers.length, loaded: !options.guardrailUrl } : undefined,
-    async close() {
-      await store.close();
-      await tracing?.shutdown();
-    },
+    close: () => stack.close(),
   };
 }

@@ -26,6 +26,7 @@ interface ServeCommandOptions extends RunnerSetupCommandOptions, QueueCommandOpt
   authIssuer?: string;
   authAudience?: string;
   authTenantClaim?: string;
+  capture?: string;
 }
 
 /** `baton serve`: the runner as an HTTP service until SIGINT/SIGTERM. */
@@ -45,6 +46,7 @@ export function register(program: Command): void {
     .option('--trust-identity-headers', 'take the caller identity from X-Baton-Tenant/-Subject/-Roles/-Cases (only behind an authenticating proxy that sets them; needs --token off loopback)');
   addQueueOptions(command, false);
   addDelegationOptions(addRunnerSetupOptions(command))
+    .option('--capture <dir>', 'write every model request, exactly as sent, to <dir>/<first run id of the call>/<sequence>-<agent id>.json')
     .action(async (opts: ServeCommandOptions) => {
       process.exitCode = await serveCommand(opts);
     });
@@ -70,11 +72,14 @@ async function serveCommand(opts: ServeCommandOptions): Promise<number> {
     });
     // With --queue the workers delegate (`baton worker --skills`); this process only enqueues.
     if (opts.queue !== undefined && opts.skills !== undefined) throw new UsageError('--skills applies to in-process runs; with --queue, pass it to baton worker');
+    if (opts.queue !== undefined && opts.capture !== undefined) throw new UsageError('--capture applies to in-process runs; with --queue the workers send the model requests');
     setup = opts.queue !== undefined ? await (await import('./queue-producer.js')).setupQueueProducer(opts) : await setupRunnerWithDelegation({
       agentsDir: opts.agents,
       storeFile: opts.store,
       env: process.env,
       ...runnerSetupFields(opts, process.env),
+      // Calls run concurrently here: each call's requests go to their own directory.
+      ...(opts.capture ? { captureDir: opts.capture, captureLayout: 'per-call' as const } : {}),
       delegation: { skills: opts.skills, workspace: opts.workspace, applyEdits: opts.applyEdits },
     });
     const { createRunnerServer } = await import('@baton/runner/http');

@@ -1,7 +1,5 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { GuardrailValidator } from '@baton/manifest';
-import type { RunRequest, RunResult, SystemTool } from '@baton/runner';
 import { positiveIntFlag, type QueueCommandOptions } from './queue-options.js';
 import { runnerSetupFields, type RunnerSetupCommandOptions } from './runner-options.js';
 import { resolveSkillsDir } from './delegation-setup.js';
@@ -56,29 +54,16 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<{ name
   if (!(await isDir(workspace))) throw new UsageError(`--workspace ${opts.workspace}: not a directory`);
   const skillsDir = await resolveSkillsDir(opts.skills, opts.agents);
 
-  const [queue, skills] = await Promise.all([import('@baton/queue'), import('@baton/skills')]);
+  const queue = await import('@baton/queue');
   queue.redisOptions(connection, '--queue');
   const store = queue.createRedisThreadStore({ connection, prefix });
   const dispatcher = queue.createQueueDispatcher({ connection, prefix, maxDepth });
   const ledger = opts.applyEdits ? queue.createRedisEditLedger({ connection, prefix }) : undefined;
 
-  // Delegation and the runner need each other (in-process subagents run on the runner; the runner
-  // offers delegate_task): the delegation gets late-bound references.
-  const late: { runner?: { run(request: RunRequest): Promise<RunResult> }; validator?: GuardrailValidator } = {};
-  const delegation = skills.createDelegation({
-    ...(skillsDir ? { skillsDir } : {}),
-    workspace,
-    maxDepth,
-    applyEdits: opts.applyEdits,
-    ...(ledger ? { editLedger: ledger } : {}),
-    dispatch: (task, o) => dispatcher.dispatch(task, o),
-    runner: { run: (request) => (late.runner as NonNullable<typeof late.runner>).run(request as RunRequest) },
-    guardrails: { validate: (request, o) => (late.validator as GuardrailValidator).validate(request, o) },
-    logger: {
-      info: (message, fields) => out.stderr(JSON.stringify({ level: 'info', message, ...fields })),
-      warn: (message, fields) => out.stderr(JSON.stringify({ level: 'warn', message, ...fields })),
-    },
-  });
+  const logger = {
+    info: (message: string, fields?: Record<string, unknown>) => out.stderr(JSON.stringify({ level: 'info', message, ...fields })),
+    warn: (message: string, fields?: Record<string, unknown>) => out.stderr(JSON.stringify({ level: 'warn', message, ...fields })),
+  };
   let setup: Awaited<ReturnType<typeof setupRunner>>;
   try {
     setup = await setupRunner({
@@ -87,15 +72,24 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<{ name
       store,
       env: process.env,
       ...runnerSetupFields(opts, process.env),
-      systemTools: [delegation.delegateTaskTool as SystemTool],
+      // delegate_task sends subtasks to the queues (run there by whichever worker takes them).
+      delegation: {
+        ...(skillsDir ? { skillsDir } : {}),
+        workspace,
+        maxDepth,
+        applyEdits: opts.applyEdits,
+        ...(ledger ? { editLedger: ledger } : {}),
+        dispatch: (task, o) => dispatcher.dispatch(task, o),
+        logger,
+      },
       limits: { lockLeaseMs },
     });
   } catch (err) {
-    await Promise.allSettled([dispatcher.close(), ledger?.close(), store.close()]);
+    // The stack closed the store it was given; the dispatcher and ledger are this function's.
+    await Promise.allSettled([dispatcher.close(), ledger?.close()]);
     throw err;
   }
-  late.runner = setup.runner;
-  late.validator = setup.validator;
+  const delegation = setup.delegation as NonNullable<typeof setup.delegation>;
   if (setup.packets?.ephemeralKeys) {
     out.stderr('baton worker: packet keys are ephemeral for this process; every worker must share BATON_PACKET_REFERENCE_KEY and BATON_PACKET_AUDIT_KEY (32+ bytes each) for packet digests to reconcile across machines');
   }
@@ -110,10 +104,7 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<{ name
     maxDepth,
     lockDurationMs,
     stalledIntervalMs,
-    logger: {
-      info: (message, fields) => out.stderr(JSON.stringify({ level: 'info', message, ...fields })),
-      warn: (message, fields) => out.stderr(JSON.stringify({ level: 'warn', message, ...fields })),
-    },
+    logger,
     onJobEvent: (event) => out.stderr(JSON.stringify({ level: 'info', message: `job ${event.event}`, worker: worker.name, ...event })),
   });
   await worker.ready();
@@ -122,9 +113,12 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<{ name
     name: worker.name,
     async close() {
       await worker.close();
-      await delegation.shutdown();
-      await Promise.allSettled([dispatcher.close(), ledger?.close()]);
-      await setup.close();
+      // The stack shuts delegation down first, then the store; the queues' clients go after.
+      try {
+        await setup.close();
+      } finally {
+        await Promise.allSettled([dispatcher.close(), ledger?.close()]);
+      }
     },
   };
 }

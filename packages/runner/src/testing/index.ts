@@ -18,7 +18,15 @@ export {
 } from '../models/offline-model.js';
 export { parseScenario, loadScenarioFile } from '../models/scenario-loader.js';
 export type { Scenario, ScenarioInput, ScenarioRule } from '../models/scenario-schema.js';
-export { createScriptedModel, type ScriptedModelOptions } from './scripted-model.js';
+export {
+  createScriptedModel,
+  createScriptedProvider,
+  requestText,
+  type ModelScript,
+  type ScriptedModelOptions,
+  type ScriptedProvider,
+  type ScriptedProviderOptions,
+} from './scripted-model.js';
 // The ThreadStore contract suite, for anyone writing a store (inject your test framework's functions).
 export {
   describeThreadStoreContract,

@@ -2,27 +2,9 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** One scripted tool call in a reply. */
-export interface ScriptedToolCall {
-  name: string;
-  /** An object (serialised for you) or the exact JSON string to send. */
-  arguments: Record<string, unknown> | string;
-  /** The call id; generated (`call_<n>`) when omitted. */
-  id?: string;
-}
+import type { ScriptedToolCall, ScriptedTurn } from './scripted-turn.js';
 
-/** One scripted model reply: tool calls, a message, or both. */
-export interface ScriptedTurn {
-  toolCalls?: ScriptedToolCall[];
-  message?: string;
-  /**
-   * The message as a streamed model sends it, in these pieces (`createScriptedModel` streams one
-   * `output_text_delta` per piece; `message`, when absent, is their concatenation).
-   */
-  chunks?: string[];
-  /** Reply with this HTTP status and an OpenAI-style error body instead. */
-  error?: { status: number; message: string };
-}
+export type { ScriptedToolCall, ScriptedTurn } from './scripted-turn.js';
 
 /** A request as the server received it. */
 export interface RecordedRequest {
@@ -202,6 +184,8 @@ export async function startScriptedOpenAIServer(options: ScriptedOpenAIServerOpt
         sendJson(res, 500, errorBody(`scripted server: script failed: ${(err as Error).message}`, 'server_error'));
         return;
       }
+      // A slow model; the request's own abort (client gone) does not reach a plain timer, which is fine here.
+      if (turn.delayMs) await new Promise((resolve) => setTimeout(resolve, turn.delayMs));
       if (turn.error) {
         sendJson(res, turn.error.status, errorBody(turn.error.message, turn.error.status >= 500 ? 'server_error' : 'invalid_request_error'));
         return;

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRunnerServer, type RunnerServer } from '../../src/http/index.js';
 import { Runner, type RunRequest } from '../../src/index.js';
 import { manifest, registry } from '../helpers/agents.js';
-import { scriptedGuardrail } from '../helpers/guardrails.js';
-import { scriptedProvider } from '../helpers/scripted-model.js';
+import { scriptedGuardrail } from '@baton/manifest/testing';
+import { createScriptedProvider } from '../../src/testing/index.js';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
@@ -24,7 +24,7 @@ beforeAll(async () => {
   const runner = new Runner({
     registry: registry([manifest(AGENT)]),
     guardrails: scriptedGuardrail().validator,
-    modelProvider: scriptedProvider({ alpha: Array.from({ length: 40 }, () => ({ text: 'ok' })) }).provider,
+    modelProvider: createScriptedProvider({ scripts: { alpha: Array.from({ length: 40 }, () => ({ message: 'ok' })) } }).provider,
   });
   // The real runner, with each request it gets recorded.
   server = createRunnerServer({ runner: { run: (r) => (seen.push(r), runner.run(r)) }, store: runner.threadStore, port: 0 });

@@ -28,6 +28,7 @@ import { parse, stringify } from 'yaml';
 import { createSqliteThreadStore, loadAgentRegistry, Runner } from '../../src/index.js';
 import type { RunAuth, ToolImplementation } from '../../src/index.js';
 import { createOfflineModelProvider } from '../../src/testing/index.js';
+import { allowAllGuardrail } from '@baton/manifest/testing';
 
 const EXAMPLES = fileURLToPath(new URL('../../../../examples/', import.meta.url));
 const RECIPIENT = fileURLToPath(new URL('../fixtures/packet-recipient.mjs', import.meta.url));
@@ -37,10 +38,6 @@ const KEYS = { referenceKey: 'paths-reference-key-0123456789abcdef', auditKey: '
 const AUTH: RunAuth = { tenant: 'acme-retail', subject: 'support-user-1', roles: ['support_agent'] };
 const CANARIES = ['CANARY-NOTES-7f3a', 'CANARY-MSG-1c5d'];
 const PII = ['Ana Garcia', 'ana.garcia@example.com', '555 0142', 'Market Street', 'CASE-1001'];
-
-function allowAllGuardrail(): GuardrailValidator {
-  return { validate: async (request) => ({ action_id: request.action_id, decision: 'ALLOW', reason_code: 'TEST_ALLOW', reason_message: 'test guardrail' }) };
-}
 
 type Mode = 'in_process' | 'subprocess';
 

@@ -25,6 +25,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSqliteThreadStore, loadAgentRegistry, Runner } from '../../src/index.js';
 import type { RunAuth, ToolImplementation } from '../../src/index.js';
 import { createOfflineModelProvider } from '../../src/testing/index.js';
+import { allowAllGuardrail } from '@baton/manifest/testing';
 
 const EXAMPLES = fileURLToPath(new URL('../../../../examples/', import.meta.url));
 const TRIAGE = 'io.baton.examples.triage';
@@ -34,10 +35,6 @@ const AUTH: RunAuth = { tenant: 'acme-retail', subject: 'support-user-1', roles:
 const CANARY = /CANARY-[A-Z]+-[0-9a-f]+/;
 
 /** A labelled test guardrail that allows everything and records what it saw. */
-function allowAllGuardrail(): GuardrailValidator {
-  return { validate: async (request) => ({ action_id: request.action_id, decision: 'ALLOW', reason_code: 'TEST_ALLOW', reason_message: 'test guardrail' }) };
-}
-
 interface Captured {
   agentId: string;
   request: { input: unknown; previousResponseId?: string; conversationId?: string };

@@ -8,12 +8,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { GuardrailValidator } from '@baton/manifest';
 import { createFileCaseDataSource, createFilePolicyStore, createPacketHandoffGate, PACKET_BOUNDARY_KIND, parsePacketInput, userTextOf } from '@baton/packets';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSqliteThreadStore, loadAgentRegistry, Runner } from '../../src/index.js';
 import type { RunAuth, ToolImplementation } from '../../src/index.js';
 import { createOfflineModelProvider } from '../../src/testing/index.js';
+import { allowAllGuardrail } from '@baton/manifest/testing';
 
 const EXAMPLES = fileURLToPath(new URL('../../../../examples/', import.meta.url));
 const TRIAGE = 'io.baton.examples.triage';
@@ -21,10 +21,6 @@ const REFUNDS = 'io.baton.examples.refunds';
 const KEYS = { referenceKey: 'integration-reference-key-0123456789', auditKey: 'integration-audit-key-0123456789abc' };
 const AUTH: RunAuth = { tenant: 'acme-retail', subject: 'support-user-1', roles: ['support_agent'] };
 const CANARY = /CANARY-[A-Z]+-[0-9a-f]+/;
-
-function allowAllGuardrail(): GuardrailValidator {
-  return { validate: async (request) => ({ action_id: request.action_id, decision: 'ALLOW', reason_code: 'TEST_ALLOW', reason_message: 'test guardrail' }) };
-}
 
 describe('packets with thread history on', () => {
   let dir: string;

@@ -12,15 +12,15 @@ import {
   type ThreadStore,
 } from '../../src/index.js';
 import { lookupTool, manifest, registry } from '../helpers/agents.js';
-import { scriptedGuardrail } from '../helpers/guardrails.js';
-import { inputText, scriptedProvider } from '../helpers/scripted-model.js';
+import { scriptedGuardrail } from '@baton/manifest/testing';
+import { createScriptedProvider, requestText, type ModelScript } from '../../src/testing/index.js';
 
 const AGENT = 'io.baton.test.clerk';
 
-function setup(options: { batonYml?: string; script?: Parameters<typeof scriptedProvider>[0]['clerk']; runner?: Partial<RunnerOptions>; store?: ThreadStore } = {}) {
-  const models = scriptedProvider({
-    clerk: options.script ?? [{ calls: [{ name: 'lookup_order', args: { order_id: '42' } }] }, { text: 'done' }],
-  });
+function setup(options: { batonYml?: string; script?: ModelScript; runner?: Partial<RunnerOptions>; store?: ThreadStore } = {}) {
+  const models = createScriptedProvider({ scripts: {
+    clerk: options.script ?? [{ toolCalls: [{ name: 'lookup_order', arguments: { order_id: '42' } }] }, { message: 'done' }],
+  } });
   const calls: Array<Record<string, unknown>> = [];
   const store = options.store ?? createMemoryThreadStore();
   const guard = scriptedGuardrail();
@@ -51,12 +51,12 @@ describe('Runner approvals', () => {
       batonYml: yml('lookup_order, cancel_order'),
       script: [
         {
-          calls: [
-            { name: 'lookup_order', args: { order_id: '1' } },
-            { name: 'cancel_order', args: { order_id: '2' } },
+          toolCalls: [
+            { name: 'lookup_order', arguments: { order_id: '1' } },
+            { name: 'cancel_order', arguments: { order_id: '2' } },
           ],
         },
-        { text: 'done' },
+        { message: 'done' },
       ],
     });
     const paused = await runner.run({ agentId: AGENT, input: 'do both' });
@@ -79,7 +79,7 @@ describe('Runner approvals', () => {
     expect(done.status).toBe('completed');
     expect(calls).toEqual([{ order_id: '1' }]);
     expect(guard.requests.filter((r) => r.action_type === 'TOOL_CALL')).toHaveLength(1);
-    const seen = inputText(models.requests['clerk']![1]!);
+    const seen = requestText(models.requests['clerk']![1]!);
     expect(seen).toContain('found');
     expect(seen).toContain('A human reviewer rejected this tool call');
   });
@@ -96,15 +96,15 @@ describe('Runner approvals', () => {
     const { runner } = setup({
       batonYml: `agents:\n  ${AGENT}:\n    system_tools: [delegate_task]\n`,
       runner: { systemTools: [delegate] },
-      script: (_req, i) => (i === 0 ? { calls: [{ name: 'delegate_task', args: { requires_approval: false } }] } : i === 1 ? { calls: [{ name: 'delegate_task', args: { requires_approval: true } }] } : { text: 'ok' }),
+      script: (_req, i) => (i === 0 ? { toolCalls: [{ name: 'delegate_task', arguments: { requires_approval: false } }] } : i === 1 ? { toolCalls: [{ name: 'delegate_task', arguments: { requires_approval: true } }] } : { message: 'ok' }),
     });
     const paused = await runner.run({ agentId: AGENT, input: 'delegate' });
     expect(paused.status).toBe('requires_action');
-    expect(ran).toEqual([{ args: { requires_approval: false }, approval: undefined }]);
+    expect(ran).toEqual([{ arguments: { requires_approval: false }, approval: undefined }]);
     const id = paused.required_action!.approvals[0]!.id;
     const done = await runner.submitApprovals({ runId: paused.run_id, decisions: [{ id, approve: true }] });
     expect(done.status).toBe('completed');
-    expect(ran[1]).toEqual({ args: { requires_approval: true }, approval: { id, approved: true } });
+    expect(ran[1]).toEqual({ arguments: { requires_approval: true }, approval: { id, approved: true } });
   });
 
   it('treats a policy that throws as "needs approval" (fail closed)', async () => {
@@ -140,7 +140,7 @@ describe('Runner approvals', () => {
     expect(() => setup({ batonYml: yml('lookup_order'), store: bare })).toThrow(ApprovalsUnsupportedError);
     // A rule only a request's system tool brings cannot be seen at construction: the run fails.
     const gated: SystemTool = { name: 'gated', description: 'Gated.', parameters: { type: 'object' }, needsApproval: true, execute: () => 'ran' };
-    const { runner, calls } = setup({ store: bare, script: [{ calls: [{ name: 'gated', args: {} }] }, { text: 'done' }] });
+    const { runner, calls } = setup({ store: bare, script: [{ toolCalls: [{ name: 'gated', arguments: {} }] }, { message: 'done' }] });
     const result = await runner.run({ agentId: AGENT, input: 'go', systemTools: [gated] });
     expect(result).toMatchObject({ status: 'failed', error: { code: 'APPROVALS_UNSUPPORTED' } });
     expect(calls).toEqual([]);

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMemoryThreadStore, createSqliteThreadStore, Runner, type ThreadStore } from '../../src/index.js';
 import { lookupTool, manifest, registry } from '../helpers/agents.js';
-import { scriptedGuardrail } from '../helpers/guardrails.js';
-import { scriptedProvider } from '../helpers/scripted-model.js';
+import { scriptedGuardrail } from '@baton/manifest/testing';
+import { createScriptedProvider } from '../../src/testing/index.js';
 
 const TRIAGE = 'io.baton.test.triage';
 const REFUNDS = 'io.baton.test.refunds';
@@ -18,13 +18,13 @@ const BATON_YML = `agents:
 `;
 
 async function runScenario(store: ThreadStore, observe: (what: string) => Promise<void>) {
-  const models = scriptedProvider({
+  const models = createScriptedProvider({ scripts: {
     triage: [
-      { calls: [{ name: 'lookup_order', args: { order_id: '1234' } }] },
-      { calls: [{ name: 'system__handoff', args: { target_agent_id: REFUNDS, input: 'Refund order 1234', state: { order_id: '1234' } } }] },
+      { toolCalls: [{ name: 'lookup_order', arguments: { order_id: '1234' } }] },
+      { toolCalls: [{ name: 'system__handoff', arguments: { target_agent_id: REFUNDS, input: 'Refund order 1234', state: { order_id: '1234' } } }] },
     ],
-    refunds: [{ text: 'Refunded.' }],
-  });
+    refunds: [{ message: 'Refunded.' }],
+  } });
   const runner = new Runner({
     registry: registry([manifest(TRIAGE, { tools: [lookupTool()] }), manifest(REFUNDS)], BATON_YML),
     tools: {
@@ -118,13 +118,13 @@ describe('batched store writes', () => {
         };
       },
     });
-    const models = scriptedProvider({
+    const models = createScriptedProvider({ scripts: {
       triage: [
-        { calls: [{ name: 'lookup_order', args: { order_id: '1234' } }] },
-        { calls: [{ name: 'system__handoff', args: { target_agent_id: REFUNDS, input: 'Refund order 1234', state: { order_id: '1234' } } }] },
+        { toolCalls: [{ name: 'lookup_order', arguments: { order_id: '1234' } }] },
+        { toolCalls: [{ name: 'system__handoff', arguments: { target_agent_id: REFUNDS, input: 'Refund order 1234', state: { order_id: '1234' } } }] },
       ],
-      refunds: [{ text: 'Refunded.' }],
-    });
+      refunds: [{ message: 'Refunded.' }],
+    } });
     const runner = new Runner({
       registry: registry([manifest(TRIAGE, { tools: [lookupTool()] }), manifest(REFUNDS)], BATON_YML),
       tools: { lookup_order: async () => ({ found: true }) },

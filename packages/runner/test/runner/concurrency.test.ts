@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSqliteThreadStore, Runner, type ThreadStore } from '../../src/index.js';
 import { manifest, registry } from '../helpers/agents.js';
-import { scriptedGuardrail } from '../helpers/guardrails.js';
-import { inputText, scriptedProvider } from '../helpers/scripted-model.js';
+import { scriptedGuardrail } from '@baton/manifest/testing';
+import { requestText, createScriptedProvider } from '../../src/testing/index.js';
 
 const A = 'io.baton.test.alpha';
 const B = 'io.baton.test.beta';
@@ -31,19 +31,19 @@ describe('concurrent runs on one thread (SQLite store)', () => {
     // Each call hands off with its own key; beta waits a little so the calls would overlap unlocked.
     let active = 0;
     let maxActive = 0;
-    const models = scriptedProvider({
+    const models = createScriptedProvider({ scripts: {
       alpha: (req) => {
         active++;
         maxActive = Math.max(maxActive, active);
         // The newest message's key: earlier turns of the thread are replayed before it.
-        const key = [...inputText(req).matchAll(/key-(\w+)/g)].pop()![1]!;
-        return { calls: [{ name: 'system__handoff', args: { target_agent_id: B, input: `finish ${key}`, state: { [key]: true } } }] };
+        const key = [...requestText(req).matchAll(/key-(\w+)/g)].pop()![1]!;
+        return { toolCalls: [{ name: 'system__handoff', arguments: { target_agent_id: B, input: `finish ${key}`, state: { [key]: true } } }] };
       },
       beta: () => {
         active--;
-        return { delayMs: 30, text: 'done' };
+        return { delayMs: 30, message: 'done' };
       },
-    });
+    } });
     const runner = new Runner({ registry: registry([manifest(A), manifest(B)], YML), guardrails: scriptedGuardrail().validator, store, modelProvider: models.provider });
     const thread = await store.createThread({ state: { base: 1 } });
     const results = await Promise.all(['one', 'two', 'three'].map((k) => runner.run({ agentId: A, input: `key-${k}`, threadId: thread.id })));

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createMemoryThreadStore, Runner, STREAM_RELEASED_TEXT_CHANGED, type GuardrailValidator, type RunnerEvent } from '../../src/index.js';
 import { createScriptedModel, type ScriptedTurn } from '../../src/testing/index.js';
 import { lookupTool, manifest, registry } from '../helpers/agents.js';
-import { scriptedGuardrail } from '../helpers/guardrails.js';
+import { scriptedGuardrail } from '@baton/manifest/testing';
 
 vi.setConfig({ testTimeout: 60_000 });
 

@@ -5,7 +5,7 @@ import { createMemoryThreadStore, loadAgentRegistry, Runner, type ToolImplementa
 import { createOfflineModelProvider } from '../../src/testing/index.js';
 import { createInProcessGuardrail } from '@baton/guardrail-client';
 import { createGuardrailEngine } from '@baton/guardrail-server';
-import { scriptedGuardrail } from '../helpers/guardrails.js';
+import { scriptedGuardrail } from '@baton/manifest/testing';
 
 const EXAMPLES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../examples');
 

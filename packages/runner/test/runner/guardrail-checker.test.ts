@@ -10,8 +10,8 @@ import type { GuardrailValidator } from '@baton/manifest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryThreadStore, Runner } from '../../src/index.js';
 import { lookupTool, manifest, registry } from '../helpers/agents.js';
-import { scriptedGuardrail } from '../helpers/guardrails.js';
-import { scriptedProvider } from '../helpers/scripted-model.js';
+import { scriptedGuardrail } from '@baton/manifest/testing';
+import { createScriptedProvider } from '../../src/testing/index.js';
 
 const AGENT = 'io.baton.test.helper';
 const servers: Server[] = [];
@@ -49,7 +49,7 @@ function runnerWith(guardrails: GuardrailValidator, failOpen?: Array<'AGENT_INPU
     tools: { lookup_order: () => 'ok' },
     guardrails,
     store,
-    modelProvider: scriptedProvider({ helper: [{ text: 'fine' }] }).provider,
+    modelProvider: createScriptedProvider({ scripts: { helper: [{ message: 'fine' }] } }).provider,
     ...(failOpen ? { guardrailFailOpen: failOpen } : {}),
     limits: { guardrailTimeoutMs: 60_000 },
   });
@@ -120,10 +120,10 @@ agents:
     handoffs: [${REFUNDS}]
 `;
   function gated(gate: NonNullable<ConstructorParameters<typeof Runner>[0]['handoffGate']>, decide: Parameters<typeof scriptedGuardrail>[0] = () => undefined) {
-    const models = scriptedProvider({
-      triage: [{ calls: [{ name: 'system__handoff', args: { target_agent_id: REFUNDS, input: 'model prose', state: { order_id: '1' } } }] }],
-      refunds: [{ text: 'done' }],
-    });
+    const models = createScriptedProvider({ scripts: {
+      triage: [{ toolCalls: [{ name: 'system__handoff', arguments: { target_agent_id: REFUNDS, input: 'model prose', state: { order_id: '1' } } }] }],
+      refunds: [{ message: 'done' }],
+    } });
     const guard = scriptedGuardrail(decide);
     const runner = new Runner({ registry: registry([manifest(TRIAGE), manifest(REFUNDS)], YML), guardrails: guard.validator, modelProvider: models.provider, handoffGate: gate, limits: { guardrailTimeoutMs: 60_000 } });
     return { runner, models, guard };

@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { GuardrailRequest } from '@baton/manifest';
 import { createMemoryThreadStore, Runner } from '../../src/index.js';
 import { lookupTool, manifest, registry } from '../helpers/agents.js';
-import { scriptedGuardrail, type ScriptedDecision } from '../helpers/guardrails.js';
-import { inputText, scriptedProvider, type Script } from '../helpers/scripted-model.js';
+import { scriptedGuardrail, type ScriptedDecision } from '@baton/manifest/testing';
+import { requestText, createScriptedProvider, type ModelScript } from '../../src/testing/index.js';
 
 const AGENT = 'io.baton.test.helper';
 
-function setup(decide: (r: GuardrailRequest) => ScriptedDecision | undefined, script: Script = [{ text: 'Here is your answer: 4111 1111 1111 1111' }], extra: { failOpen?: Array<'AGENT_INPUT' | 'AGENT_RESPONSE'>; guardrailTimeoutMs?: number } = {}) {
-  const models = scriptedProvider({ helper: script });
+function setup(decide: (r: GuardrailRequest) => ScriptedDecision | undefined, script: ModelScript = [{ message: 'Here is your answer: 4111 1111 1111 1111' }], extra: { failOpen?: Array<'AGENT_INPUT' | 'AGENT_RESPONSE'>; guardrailTimeoutMs?: number } = {}) {
+  const models = createScriptedProvider({ scripts: { helper: script } });
   const guard = scriptedGuardrail(decide);
   const store = createMemoryThreadStore();
   const runner = new Runner({
@@ -30,7 +30,7 @@ describe('AGENT_INPUT', () => {
     const { runner, models } = setup(() => undefined);
     const result = await runner.run({ agentId: AGENT, input: 'hello' });
     expect(result.status).toBe('completed');
-    expect(inputText(models.requests['helper']![0]!)).toContain('hello');
+    expect(requestText(models.requests['helper']![0]!)).toContain('hello');
   });
 
   it('BLOCK: the model is never called and the run fails with GUARDRAIL_BLOCKED', async () => {
@@ -48,7 +48,7 @@ describe('AGENT_INPUT', () => {
   it('MODIFY: the model gets the redacted input', async () => {
     const { runner, models } = setup(on('AGENT_INPUT', { decision: 'MODIFY', reason_code: 'PII_REDACTED', reason_message: 'r', modified_payload: 'my ssn is [REDACTED]' }));
     await runner.run({ agentId: AGENT, input: 'my ssn is 123-45-6789' });
-    const seen = inputText(models.requests['helper']![0]!);
+    const seen = requestText(models.requests['helper']![0]!);
     expect(seen).toContain('my ssn is [REDACTED]');
     expect(seen).not.toContain('6789');
   });
@@ -96,7 +96,7 @@ describe('fail closed', () => {
   });
 
   it('a failing TOOL_CALL check blocks the tool; a failing AGENT_RESPONSE check withholds the text', async () => {
-    const { runner } = setup((r) => (r.action_type === 'AGENT_INPUT' ? undefined : 'throw'), [{ calls: [{ name: 'lookup_order', args: { order_id: '1' } }] }, { text: 'secret' }]);
+    const { runner } = setup((r) => (r.action_type === 'AGENT_INPUT' ? undefined : 'throw'), [{ toolCalls: [{ name: 'lookup_order', arguments: { order_id: '1' } }] }, { message: 'secret' }]);
     const result = await runner.run({ agentId: AGENT, input: 'hi' });
     expect(result.guardrail_decisions.map((d) => `${d.action_type}:${d.decision}`)).toEqual(['AGENT_INPUT:ALLOW', 'TOOL_CALL:BLOCK', 'AGENT_RESPONSE:BLOCK']);
     expect(result.response).not.toContain('secret');
@@ -112,7 +112,7 @@ describe('fail closed', () => {
 
 describe('guardrail requests and records', () => {
   it('sends valid requests and records each decision as an audit record without content', async () => {
-    const { runner, guard, store } = setup(() => undefined, [{ calls: [{ name: 'lookup_order', args: { order_id: '99' } }] }, { text: 'final words' }]);
+    const { runner, guard, store } = setup(() => undefined, [{ toolCalls: [{ name: 'lookup_order', arguments: { order_id: '99' } }] }, { message: 'final words' }]);
     const result = await runner.run({ agentId: AGENT, input: 'find order 99', traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' });
     const ids = new Set<string>();
     for (const r of guard.requests) {

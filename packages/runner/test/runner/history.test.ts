@@ -2,8 +2,8 @@ import type { ModelRequest } from '@openai/agents-core';
 import { describe, expect, it, vi } from 'vitest';
 import { createMemoryThreadStore, HistorySummaryError, Runner, type HistorySummaryRequest, type RunnerOptions } from '../../src/index.js';
 import { lookupTool, manifest, registry } from '../helpers/agents.js';
-import { scriptedGuardrail } from '../helpers/guardrails.js';
-import { inputText, scriptedProvider, type Script } from '../helpers/scripted-model.js';
+import { scriptedGuardrail } from '@baton/manifest/testing';
+import { requestText, createScriptedProvider, type ModelScript } from '../../src/testing/index.js';
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -42,8 +42,8 @@ function expectValidPairs(request: ModelRequest): void {
   expect([...open], 'dangling function_call items').toEqual([]);
 }
 
-function setup(scripts: Record<string, Script>, options: { batonYml?: string; extra?: Partial<RunnerOptions>; tools?: RunnerOptions['tools'] } = {}) {
-  const models = scriptedProvider(scripts);
+function setup(scripts: Record<string, ModelScript>, options: { batonYml?: string; extra?: Partial<RunnerOptions>; tools?: RunnerOptions['tools'] } = {}) {
+  const models = createScriptedProvider({ scripts: scripts });
   const store = createMemoryThreadStore();
   const guard = scriptedGuardrail();
   const runner = new Runner({
@@ -60,7 +60,7 @@ function setup(scripts: Record<string, Script>, options: { batonYml?: string; ex
 describe('thread history', () => {
   it('sends turn 2 the earlier user message, tool call/result pair and answer, then the new message', async () => {
     const { models, runner } = setup({
-      triage: [{ calls: [{ name: 'lookup_order', args: { order_id: '55821' } }] }, { text: 'Order 55821 has shipped.' }, { text: 'You asked about order 55821.' }],
+      triage: [{ toolCalls: [{ name: 'lookup_order', arguments: { order_id: '55821' } }] }, { message: 'Order 55821 has shipped.' }, { message: 'You asked about order 55821.' }],
     });
     const first = await runner.run({ agentId: TRIAGE, input: 'What is the status of order 55821?' });
     expect(first.status).toBe('completed');
@@ -83,14 +83,14 @@ describe('thread history', () => {
   });
 
   it('never mixes threads: a new thread starts with only its own message', async () => {
-    const { models, runner } = setup({ triage: [{ text: 'one' }, { text: 'two' }] });
+    const { models, runner } = setup({ triage: [{ message: 'one' }, { message: 'two' }] });
     await runner.run({ agentId: TRIAGE, input: `secret of thread A ${CANARY}` });
     await runner.run({ agentId: TRIAGE, input: 'thread B' });
     expect(view(models.requests['triage']![1]!)).toEqual(['user:thread B']);
   });
 
   it('replays what the guardrails let through (redacted input and answer), never the original text', async () => {
-    const models = scriptedProvider({ triage: [{ text: `the code is ${CANARY}` }, { text: 'ok' }] });
+    const models = createScriptedProvider({ scripts: { triage: [{ message: `the code is ${CANARY}` }, { message: 'ok' }] } });
     const guard = scriptedGuardrail((r) => {
       if (r.action_type === 'AGENT_INPUT' && JSON.stringify(r.payload).includes('card')) return { decision: 'MODIFY', modified_payload: 'my card is [REDACTED]' };
       if (r.action_type === 'AGENT_RESPONSE') return { decision: 'MODIFY', modified_payload: 'the code is [REDACTED]' };
@@ -102,12 +102,12 @@ describe('thread history', () => {
     await runner.run({ agentId: TRIAGE, threadId: first.thread_id, input: 'again' });
     const replay = models.requests['triage']![1]!;
     expect(view(replay)).toEqual(['user:my card is [REDACTED]', 'assistant:the code is [REDACTED]', 'user:again']);
-    expect(inputText(replay)).not.toContain('4111');
-    expect(inputText(replay)).not.toContain(CANARY);
+    expect(requestText(replay)).not.toContain('4111');
+    expect(requestText(replay)).not.toContain(CANARY);
   });
 
   it('replays a blocked tool output as withheld, never the raw output', async () => {
-    const models = scriptedProvider({ triage: [{ calls: [{ name: 'lookup_order', args: { order_id: '7' } }] }, { text: 'could not read it' }, { text: 'ok' }] });
+    const models = createScriptedProvider({ scripts: { triage: [{ toolCalls: [{ name: 'lookup_order', arguments: { order_id: '7' } }] }, { message: 'could not read it' }, { message: 'ok' }] } });
     const guard = scriptedGuardrail((r) => (r.action_type === 'TOOL_OUTPUT' ? { decision: 'BLOCK', reason_code: 'PROMPT_INJECTION', reason_message: 'injected instruction' } : undefined));
     const runner = new Runner({
       registry: registry([manifest(TRIAGE, { tools: [lookupTool()] })]),
@@ -125,14 +125,14 @@ describe('thread history', () => {
       'assistant:could not read it',
       'user:and now?',
     ]);
-    expect(inputText(replay)).not.toContain(CANARY);
+    expect(requestText(replay)).not.toContain(CANARY);
   });
 
   it('after a handoff: the source replays its handoff as a complete pair; the target sees only its packet, on every turn', async () => {
-    const handoff = (n: number) => ({ calls: [{ name: 'system__handoff', args: { target_agent_id: REFUNDS, input: `Refund request #${n}`, state: {} } }] });
+    const handoff = (n: number) => ({ toolCalls: [{ name: 'system__handoff', arguments: { target_agent_id: REFUNDS, input: `Refund request #${n}`, state: {} } }] });
     const { models, runner } = setup({
-      triage: [{ calls: [{ name: 'lookup_order', args: { order_id: '1' } }] }, handoff(1), handoff(2)],
-      refunds: [{ text: 'Refund 1 started.' }, { text: 'Refund 2 started.' }, { text: 'You asked about refund request #1 and #2.' }],
+      triage: [{ toolCalls: [{ name: 'lookup_order', arguments: { order_id: '1' } }] }, handoff(1), handoff(2)],
+      refunds: [{ message: 'Refund 1 started.' }, { message: 'Refund 2 started.' }, { message: 'You asked about refund request #1 and #2.' }],
     });
     const t1 = await runner.run({ agentId: TRIAGE, input: `Refund order 1 please. ${CANARY}` });
     expect(t1.status).toBe('completed');
@@ -150,7 +150,7 @@ describe('thread history', () => {
     ]);
     expectValidPairs(triage[2]!);
     // The source sees its own runs only, not the specialist's answer.
-    expect(inputText(triage[2]!)).not.toContain('Refund 1 started');
+    expect(requestText(triage[2]!)).not.toContain('Refund 1 started');
 
     // Reached through a handoff, the specialist starts at the boundary both times.
     const refunds = models.requests['refunds']!;
@@ -168,9 +168,9 @@ describe('thread history', () => {
       'user:What did I ask you?',
     ]);
     for (const r of refunds) {
-      expect(inputText(r)).not.toContain(CANARY);
-      expect(inputText(r)).not.toContain('Refund order 1 please');
-      expect(inputText(r)).not.toContain('lookup_order');
+      expect(requestText(r)).not.toContain(CANARY);
+      expect(requestText(r)).not.toContain('Refund order 1 please');
+      expect(requestText(r)).not.toContain('lookup_order');
     }
   });
 
@@ -180,16 +180,16 @@ describe('thread history', () => {
     const { models, runner } = setup(
       {
         triage: [
-          { calls: [{ name: 'lookup_order', args: { order_id: '9' } }] },
+          { toolCalls: [{ name: 'lookup_order', arguments: { order_id: '9' } }] },
           {
-            calls: [
-              { name: 'system__handoff', args: { target_agent_id: REFUNDS, input: 'first', state: {} } },
-              { name: 'system__handoff', args: { target_agent_id: REFUNDS, input: 'second', state: {} } },
+            toolCalls: [
+              { name: 'system__handoff', arguments: { target_agent_id: REFUNDS, input: 'first', state: {} } },
+              { name: 'system__handoff', arguments: { target_agent_id: REFUNDS, input: 'second', state: {} } },
             ],
           },
-          { text: 'fine' },
+          { message: 'fine' },
         ],
-        refunds: [{ text: 'refund done' }],
+        refunds: [{ message: 'refund done' }],
       },
       {
         tools: {
@@ -230,7 +230,7 @@ describe('thread history', () => {
   });
 
   describe('window (baton.yml agents.<id>.history)', () => {
-    const turns = (n: number): Script => Array.from({ length: n }, (_, i) => ({ text: `answer ${i + 1}` }));
+    const turns = (n: number): ModelScript => Array.from({ length: n }, (_, i) => ({ message: `answer ${i + 1}` }));
     async function converse(runner: Runner, n: number): Promise<string> {
       let threadId: string | undefined;
       for (let i = 1; i <= n; i++) {

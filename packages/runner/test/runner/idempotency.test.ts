@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryThreadStore, InvalidRunRequestError, Runner, RUNNER_CRASHED, type ToolContext } from '../../src/index.js';
 import { lookupTool, manifest, registry } from '../helpers/agents.js';
-import { scriptedGuardrail } from '../helpers/guardrails.js';
-import { scriptedProvider } from '../helpers/scripted-model.js';
+import { scriptedGuardrail } from '@baton/manifest/testing';
+import { createScriptedProvider } from '../../src/testing/index.js';
 
 const TRIAGE = 'io.baton.test.triage';
 const REFUNDS = 'io.baton.test.refunds';
@@ -18,10 +18,10 @@ agents:
 function script() {
   return {
     triage: [
-      { calls: [{ name: 'lookup_order', args: { order_id: '1234' } }] },
-      { calls: [{ name: 'system__handoff', args: { target_agent_id: REFUNDS, input: 'Refund order 1234', state: { order_id: '1234', stage: 'refund' } } }] },
+      { toolCalls: [{ name: 'lookup_order', arguments: { order_id: '1234' } }] },
+      { toolCalls: [{ name: 'system__handoff', arguments: { target_agent_id: REFUNDS, input: 'Refund order 1234', state: { order_id: '1234', stage: 'refund' } } }] },
     ],
-    refunds: [{ text: 'Done.' }],
+    refunds: [{ message: 'Done.' }],
   };
 }
 
@@ -33,7 +33,7 @@ function setup(store = createMemoryThreadStore()) {
       tools: { lookup_order: (_args, ctx) => (contexts.push(ctx), { status: 'delivered' }) },
       guardrails: scriptedGuardrail().validator,
       store,
-      modelProvider: scriptedProvider(script()).provider,
+      modelProvider: createScriptedProvider({ scripts: script() }).provider,
     });
   return { store, contexts, make };
 }

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { AgentNotFoundError, createMemoryThreadStore, InvalidRunRequestError, Runner, type SystemTool } from '../../src/index.js';
 import { lookupTool, manifest, registry } from '../helpers/agents.js';
-import { scriptedGuardrail } from '../helpers/guardrails.js';
-import { scriptedProvider } from '../helpers/scripted-model.js';
+import { scriptedGuardrail } from '@baton/manifest/testing';
+import { createScriptedProvider } from '../../src/testing/index.js';
 
 const AGENT = 'io.baton.test.worker';
 
 describe('limits, cancellation and caller errors', () => {
   it('expires a run that exceeds runTimeoutMs, even if a tool ignores the abort', async () => {
-    const models = scriptedProvider({ worker: [{ calls: [{ name: 'lookup_order', args: { order_id: '1' } }] }] });
+    const models = createScriptedProvider({ scripts: { worker: [{ toolCalls: [{ name: 'lookup_order', arguments: { order_id: '1' } }] }] } });
     const store = createMemoryThreadStore();
     const runner = new Runner({
       registry: registry([manifest(AGENT, { tools: [lookupTool()] })]),
@@ -29,7 +29,7 @@ describe('limits, cancellation and caller errors', () => {
   });
 
   it('cancels when the caller aborts', async () => {
-    const models = scriptedProvider({ worker: [{ delayMs: 60_000, text: 'late' }] });
+    const models = createScriptedProvider({ scripts: { worker: [{ delayMs: 60_000, message: 'late' }] } });
     const runner = new Runner({ registry: registry([manifest(AGENT)]), guardrails: scriptedGuardrail().validator, modelProvider: models.provider });
     const controller = new AbortController();
     const pending = runner.run({ agentId: AGENT, input: 'x', signal: controller.signal });
@@ -40,7 +40,7 @@ describe('limits, cancellation and caller errors', () => {
   });
 
   it('fails with MAX_TURNS_EXCEEDED when the model keeps calling tools', async () => {
-    const models = scriptedProvider({ worker: () => ({ calls: [{ name: 'lookup_order', args: { order_id: '1' } }] }) });
+    const models = createScriptedProvider({ scripts: { worker: () => ({ toolCalls: [{ name: 'lookup_order', arguments: { order_id: '1' } }] }) } });
     const runner = new Runner({
       registry: registry([manifest(AGENT, { tools: [lookupTool()] })]),
       tools: { lookup_order: () => 'again' },
@@ -61,7 +61,7 @@ describe('limits, cancellation and caller errors', () => {
       terminal: true,
       execute: () => 'yielded',
     };
-    const models = scriptedProvider({ worker: [{ calls: [{ name: 'yield_control', args: { status: 'SUCCESS' } }] }, { text: 'never asked' }] });
+    const models = createScriptedProvider({ scripts: { worker: [{ toolCalls: [{ name: 'yield_control', arguments: { status: 'SUCCESS' } }] }, { message: 'never asked' }] } });
     const runner = new Runner({ registry: registry([manifest(AGENT)]), guardrails: scriptedGuardrail().validator, modelProvider: models.provider });
     const result = await runner.run({ agentId: AGENT, input: 'x', systemTools: [yieldControl], depth: 1 });
     expect(result.status).toBe('completed');
@@ -71,11 +71,11 @@ describe('limits, cancellation and caller errors', () => {
 
   it('system tools named in baton.yml must be given to the Runner', () => {
     const reg = registry([manifest(AGENT)], `agents:\n  ${AGENT}:\n    system_tools: [delegate_task]\n`);
-    expect(() => new Runner({ registry: reg, guardrails: scriptedGuardrail().validator, modelProvider: scriptedProvider({}).provider })).toThrow(/system tool 'delegate_task'/);
+    expect(() => new Runner({ registry: reg, guardrails: scriptedGuardrail().validator, modelProvider: createScriptedProvider({ scripts: {} }).provider })).toThrow(/system tool 'delegate_task'/);
   });
 
   it('throws caller errors for unknown agents and malformed requests', async () => {
-    const runner = new Runner({ registry: registry([manifest(AGENT)]), guardrails: scriptedGuardrail().validator, modelProvider: scriptedProvider({}).provider });
+    const runner = new Runner({ registry: registry([manifest(AGENT)]), guardrails: scriptedGuardrail().validator, modelProvider: createScriptedProvider({ scripts: {} }).provider });
     await expect(runner.run({ agentId: 'io.baton.test.nobody', input: 'x' })).rejects.toBeInstanceOf(AgentNotFoundError);
     await expect(runner.run({ agentId: AGENT, agentVersion: '9.9.9', input: 'x' })).rejects.toThrow(/has no version 9.9.9/);
     await expect(runner.run({ agentId: AGENT, input: 42 as unknown as string })).rejects.toBeInstanceOf(InvalidRunRequestError);
@@ -83,7 +83,7 @@ describe('limits, cancellation and caller errors', () => {
   });
 
   it('requires guardrails and a model provider', () => {
-    expect(() => new Runner({ registry: registry([manifest(AGENT)]), modelProvider: scriptedProvider({}).provider } as never)).toThrow(/guardrails/);
+    expect(() => new Runner({ registry: registry([manifest(AGENT)]), modelProvider: createScriptedProvider({ scripts: {} }).provider } as never)).toThrow(/guardrails/);
     expect(() => new Runner({ registry: registry([manifest(AGENT)]), guardrails: scriptedGuardrail().validator } as never)).toThrow(/modelProvider/);
   });
 });

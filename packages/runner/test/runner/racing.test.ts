@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Runner } from '../../src/index.js';
 import { lookupTool, manifest, registry } from '../helpers/agents.js';
-import { scriptedGuardrail, type ScriptedDecision } from '../helpers/guardrails.js';
-import { inputText, scriptedProvider, type Script } from '../helpers/scripted-model.js';
+import { scriptedGuardrail, type ScriptedDecision } from '@baton/manifest/testing';
+import { requestText, createScriptedProvider, type ModelScript } from '../../src/testing/index.js';
 
 const AGENT = 'io.baton.test.racer';
 const RACING_YML = `
@@ -17,8 +17,8 @@ function deferred<T = void>() {
   return { promise, resolve };
 }
 
-function setup(script: Script, decideInput: () => Promise<ScriptedDecision | undefined>) {
-  const models = scriptedProvider({ racer: script });
+function setup(script: ModelScript, decideInput: () => Promise<ScriptedDecision | undefined>) {
+  const models = createScriptedProvider({ scripts: { racer: script } });
   const guard = scriptedGuardrail((r) => (r.action_type === 'AGENT_INPUT' ? decideInput() : undefined));
   const toolRuns: unknown[] = [];
   const runner = new Runner({
@@ -36,7 +36,7 @@ describe('racing AGENT_INPUT check', () => {
     const { runner, models } = setup(
       (_req, i) => {
         if (i === 0) modelStarted.resolve();
-        return i === 0 ? { calls: [{ name: 'lookup_order', args: { order_id: '5' } }] } : { text: 'done' };
+        return i === 0 ? { toolCalls: [{ name: 'lookup_order', arguments: { order_id: '5' } }] } : { message: 'done' };
       },
       async () => {
         // The check only answers once the model has been called: proof the two run concurrently.
@@ -55,7 +55,7 @@ describe('racing AGENT_INPUT check', () => {
     const { runner, models, toolRuns } = setup(
       (_req, i) => {
         modelStarted.resolve();
-        return { delayMs: 60_000, calls: [{ name: 'lookup_order', args: { order_id: String(i) } }] };
+        return { delayMs: 60_000, toolCalls: [{ name: 'lookup_order', arguments: { order_id: String(i) } }] };
       },
       async () => {
         await modelStarted.promise;
@@ -74,7 +74,7 @@ describe('racing AGENT_INPUT check', () => {
     const { runner, toolRuns, models } = setup(
       () => {
         setImmediate(() => modelAnswered.resolve());
-        return { calls: [{ name: 'lookup_order', args: { order_id: '1' } }] };
+        return { toolCalls: [{ name: 'lookup_order', arguments: { order_id: '1' } }] };
       },
       async () => {
         await modelAnswered.promise;
@@ -94,7 +94,7 @@ describe('racing AGENT_INPUT check', () => {
     const { runner, models } = setup(
       (_req, i) => {
         modelStarted.resolve();
-        return i === 0 ? { delayMs: 60_000, text: 'stale' } : { text: 'fresh' };
+        return i === 0 ? { delayMs: 60_000, message: 'stale' } : { message: 'fresh' };
       },
       async () => {
         await modelStarted.promise;
@@ -104,7 +104,7 @@ describe('racing AGENT_INPUT check', () => {
     const result = await runner.run({ agentId: AGENT, input: 'my card is 4111111111111111' });
     expect(result.response).toBe('fresh');
     expect(models.requests['racer']).toHaveLength(2);
-    expect(inputText(models.requests['racer']![1]!)).toContain('[REDACTED]');
-    expect(inputText(models.requests['racer']![1]!)).not.toContain('4111');
+    expect(requestText(models.requests['racer']![1]!)).toContain('[REDACTED]');
+    expect(requestText(models.requests['racer']![1]!)).not.toContain('4111');
   });
 });

@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createMemoryThreadStore, Runner, type ThreadStore } from '../../src/index.js';
 import { lookupTool, manifest, registry } from '../helpers/agents.js';
-import { scriptedGuardrail } from '../helpers/guardrails.js';
-import { scriptedProvider } from '../helpers/scripted-model.js';
+import { scriptedGuardrail } from '@baton/manifest/testing';
+import { createScriptedProvider } from '../../src/testing/index.js';
 
 const FIXTURE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'scripted-agent.mjs');
 const PROC = 'io.baton.test.proc';
@@ -23,7 +23,7 @@ agents:
 `;
 
 function setup(decide?: Parameters<typeof scriptedGuardrail>[0]) {
-  const models = scriptedProvider({ beta: [{ text: 'beta took over' }] });
+  const models = createScriptedProvider({ scripts: { beta: [{ message: 'beta took over' }] } });
   const guard = scriptedGuardrail(decide);
   const store = createMemoryThreadStore();
   const toolRuns: unknown[] = [];
@@ -67,7 +67,7 @@ describe('subprocess agents', () => {
       registry: registry([manifest(PROC, { tools: [lookupTool()] }), manifest(BETA)], YML),
       guardrails: scriptedGuardrail().validator,
       store: withoutReplace,
-      modelProvider: scriptedProvider({}).provider,
+      modelProvider: createScriptedProvider({ scripts: {} }).provider,
     });
     const a = await bare.run({ agentId: PROC, input: 'inspect' });
     const b = await bare.run({ agentId: PROC, input: 'forget', threadId: a.thread_id });

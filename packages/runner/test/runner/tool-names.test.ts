@@ -7,8 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { RegistryError, Runner, ToolNameError, type SystemTool } from '../../src/index.js';
 import { lookupTool, manifest, registry } from '../helpers/agents.js';
-import { scriptedGuardrail } from '../helpers/guardrails.js';
-import { scriptedProvider } from '../helpers/scripted-model.js';
+import { scriptedGuardrail } from '@baton/manifest/testing';
+import { createScriptedProvider, type ScriptedProviderOptions } from '../../src/testing/index.js';
 
 const A = 'io.baton.test.alpha';
 const B = 'io.baton.test.beta';
@@ -17,8 +17,8 @@ function systemTool(name: string, execute: SystemTool['execute'] = () => 'done')
   return { name, description: `system tool ${name}`, parameters: { type: 'object', properties: {}, required: [] }, execute };
 }
 
-function runner(options: { systemTools?: SystemTool[]; yml?: string; tools?: ReturnType<typeof lookupTool>[]; script?: Parameters<typeof scriptedProvider>[0] } = {}) {
-  const models = scriptedProvider(options.script ?? { alpha: [{ text: 'hi' }], beta: [{ text: 'beta here' }] });
+function runner(options: { systemTools?: SystemTool[]; yml?: string; tools?: ReturnType<typeof lookupTool>[]; script?: ScriptedProviderOptions['scripts'] } = {}) {
+  const models = createScriptedProvider({ scripts: options.script ?? { alpha: [{ message: 'hi' }], beta: [{ message: 'beta here' }] } });
   const r = new Runner({
     registry: registry([manifest(A, { tools: options.tools ?? [lookupTool()] }), manifest(B)], options.yml),
     tools: { lookup_order: () => 'found' },
@@ -92,7 +92,7 @@ describe('tool names on every path', () => {
 
   it('an agent reached by handoff whose manifest has the requested tool fails with TOOL_NAME_CONFLICT before its model is called', async () => {
     const yml = `agents:\n  ${A}:\n    handoffs: [${B}]\n`;
-    const models = scriptedProvider({ alpha: [{ calls: [{ name: 'system__handoff', args: { target_agent_id: B, input: 'go' } }] }], beta: [{ text: 'beta here' }] });
+    const models = createScriptedProvider({ scripts: { alpha: [{ toolCalls: [{ name: 'system__handoff', arguments: { target_agent_id: B, input: 'go' } }] }], beta: [{ message: 'beta here' }] } });
     const r = new Runner({
       registry: registry([manifest(A), manifest(B, { tools: [lookupTool('finish')] })], yml),
       guardrails: scriptedGuardrail().validator,
@@ -107,7 +107,7 @@ describe('tool names on every path', () => {
 
   it('a namespaced system tool goes on the wire as ns__finish and is recorded as ns::finish', async () => {
     const calls: unknown[] = [];
-    const models = scriptedProvider({ alpha: [{ calls: [{ name: 'ns__finish', args: {} }] }, { text: 'finished' }] });
+    const models = createScriptedProvider({ scripts: { alpha: [{ toolCalls: [{ name: 'ns__finish', arguments: {} }] }, { message: 'finished' }] } });
     const r = new Runner({
       registry: registry([manifest(A)]),
       guardrails: scriptedGuardrail().validator,

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryThreadStore, Runner, type ToolImplementation } from '../../src/index.js';
 import { lookupTool, manifest, registry } from '../helpers/agents.js';
-import { scriptedGuardrail, type ScriptedDecision } from '../helpers/guardrails.js';
-import { inputText, scriptedProvider, type ScriptedCall } from '../helpers/scripted-model.js';
+import { scriptedGuardrail, type ScriptedDecision } from '@baton/manifest/testing';
+import { requestText, createScriptedProvider, type ScriptedToolCall } from '../../src/testing/index.js';
 import type { GuardrailRequest } from '@baton/manifest';
 
 const AGENT = 'io.baton.test.clerk';
 
 /** One tool call, then a final message; returns what the tool got and what the model saw next. */
-async function runOneCall(call: ScriptedCall, options: { decide?: (r: GuardrailRequest) => ScriptedDecision | undefined; impl?: ToolImplementation; noImpl?: boolean } = {}) {
-  const models = scriptedProvider({ clerk: [{ calls: [call] }, { text: 'done' }] });
+async function runOneCall(call: ScriptedToolCall, options: { decide?: (r: GuardrailRequest) => ScriptedDecision | undefined; impl?: ToolImplementation; noImpl?: boolean } = {}) {
+  const models = createScriptedProvider({ scripts: { clerk: [{ toolCalls: [call] }, { message: 'done' }] } });
   const guard = scriptedGuardrail(options.decide);
   const received: Array<Record<string, unknown>> = [];
   const impl: ToolImplementation = options.impl ?? ((args) => (received.push(args), { found: true, order_id: args['order_id'] }));
@@ -24,19 +24,19 @@ async function runOneCall(call: ScriptedCall, options: { decide?: (r: GuardrailR
   const result = await runner.run({ agentId: AGENT, input: 'look up my order' });
   const second = models.requests['clerk']![1]!;
   const items = await store.listItems(result.thread_id);
-  return { result, received, toolResultSeen: inputText(second), guard, items };
+  return { result, received, toolResultSeen: requestText(second), guard, items };
 }
 
 describe('tool calls', () => {
   it('runs a tool with schema-valid arguments and returns its output to the model', async () => {
-    const { result, received, toolResultSeen } = await runOneCall({ name: 'lookup_order', args: { order_id: '42' } });
+    const { result, received, toolResultSeen } = await runOneCall({ name: 'lookup_order', arguments: { order_id: '42' } });
     expect(result.status).toBe('completed');
     expect(received).toEqual([{ order_id: '42' }]);
     expect(toolResultSeen).toContain('\\"found\\":true');
   });
 
   it('never calls the tool with schema-invalid arguments; the model gets a clear error', async () => {
-    const { result, received, toolResultSeen, guard } = await runOneCall({ name: 'lookup_order', args: { order_id: 'abc', extra: 1 } });
+    const { result, received, toolResultSeen, guard } = await runOneCall({ name: 'lookup_order', arguments: { order_id: 'abc', extra: 1 } });
     expect(result.status).toBe('completed');
     expect(received).toEqual([]);
     expect(toolResultSeen).toContain("invalid arguments for tool 'lookup_order'");
@@ -46,7 +46,7 @@ describe('tool calls', () => {
   });
 
   it('rejects arguments that are not JSON', async () => {
-    const { received, toolResultSeen } = await runOneCall({ name: 'lookup_order', args: '{"order_id": ' });
+    const { received, toolResultSeen } = await runOneCall({ name: 'lookup_order', arguments: '{"order_id": ' });
     expect(received).toEqual([]);
     // The SDK itself answers unparsable arguments before the tool is invoked.
     expect(toolResultSeen).toMatch(/valid JSON/);
@@ -54,7 +54,7 @@ describe('tool calls', () => {
 
   it('TOOL_CALL BLOCK: the tool is not called and the model is told why', async () => {
     const { received, toolResultSeen, result } = await runOneCall(
-      { name: 'lookup_order', args: { order_id: '42' } },
+      { name: 'lookup_order', arguments: { order_id: '42' } },
       { decide: (r) => (r.action_type === 'TOOL_CALL' ? { decision: 'BLOCK', reason_code: 'POLICY', reason_message: 'lookups are disabled' } : undefined) },
     );
     expect(received).toEqual([]);
@@ -64,7 +64,7 @@ describe('tool calls', () => {
 
   it('TOOL_CALL MODIFY: the tool runs with the modified arguments', async () => {
     const { received, guard } = await runOneCall(
-      { name: 'lookup_order', args: { order_id: '42', note: 'card 4111 1111 1111 1111' } },
+      { name: 'lookup_order', arguments: { order_id: '42', note: 'card 4111 1111 1111 1111' } },
       {
         decide: (r) =>
           r.action_type === 'TOOL_CALL'
@@ -79,7 +79,7 @@ describe('tool calls', () => {
 
   it('TOOL_CALL MODIFY whose arguments break the schema becomes a BLOCK that says so; the tool does not run', async () => {
     const { received, toolResultSeen, result } = await runOneCall(
-      { name: 'lookup_order', args: { order_id: '42' } },
+      { name: 'lookup_order', arguments: { order_id: '42' } },
       {
         decide: (r) =>
           r.action_type === 'TOOL_CALL'
@@ -96,7 +96,7 @@ describe('tool calls', () => {
 
   it('TOOL_OUTPUT BLOCK withholds the output from the model', async () => {
     const { toolResultSeen, received, items } = await runOneCall(
-      { name: 'lookup_order', args: { order_id: '42' } },
+      { name: 'lookup_order', arguments: { order_id: '42' } },
       { decide: (r) => (r.action_type === 'TOOL_OUTPUT' ? { decision: 'BLOCK', reason_code: 'INJECTION', reason_message: 'prompt injection in tool output' } : undefined) },
     );
     expect(received).toHaveLength(1);
@@ -107,7 +107,7 @@ describe('tool calls', () => {
 
   it('TOOL_OUTPUT MODIFY sends the redacted output', async () => {
     const { toolResultSeen } = await runOneCall(
-      { name: 'lookup_order', args: { order_id: '42' } },
+      { name: 'lookup_order', arguments: { order_id: '42' } },
       {
         impl: () => 'customer ssn 123-45-6789',
         decide: (r) =>
@@ -121,18 +121,18 @@ describe('tool calls', () => {
   });
 
   it('a tool that throws gives the model an error string, not a crash', async () => {
-    const { result, toolResultSeen } = await runOneCall({ name: 'lookup_order', args: { order_id: '42' } }, { impl: () => { throw new Error('database down'); } });
+    const { result, toolResultSeen } = await runOneCall({ name: 'lookup_order', arguments: { order_id: '42' } }, { impl: () => { throw new Error('database down'); } });
     expect(result.status).toBe('completed');
     expect(toolResultSeen).toContain("tool 'lookup_order' failed: database down");
   });
 
   it('a tool without an implementation gives the model an error string', async () => {
-    const { toolResultSeen } = await runOneCall({ name: 'lookup_order', args: { order_id: '42' } }, { noImpl: true });
+    const { toolResultSeen } = await runOneCall({ name: 'lookup_order', arguments: { order_id: '42' } }, { noImpl: true });
     expect(toolResultSeen).toContain('has no implementation');
   });
 
   it('tool names keep hyphens on the wire (the SDK would rewrite them)', async () => {
-    const models = scriptedProvider({ clerk: [{ calls: [{ name: 'lookup-order', args: { order_id: '7' } }] }, { text: 'ok' }] });
+    const models = createScriptedProvider({ scripts: { clerk: [{ toolCalls: [{ name: 'lookup-order', arguments: { order_id: '7' } }] }, { message: 'ok' }] } });
     const got: unknown[] = [];
     const runner = new Runner({
       registry: registry([manifest(AGENT, { tools: [lookupTool('lookup-order')] })]),
@@ -147,7 +147,7 @@ describe('tool calls', () => {
 
   it('passes a ToolContext with ids, depth, auth and a trace-propagating fetch', async () => {
     let seen: Parameters<ToolImplementation>[1] | undefined;
-    const models = scriptedProvider({ clerk: [{ calls: [{ name: 'lookup_order', args: { order_id: '1' } }] }, { text: 'ok' }] });
+    const models = createScriptedProvider({ scripts: { clerk: [{ toolCalls: [{ name: 'lookup_order', arguments: { order_id: '1' } }] }, { message: 'ok' }] } });
     const runner = new Runner({
       registry: registry([manifest(AGENT, { tools: [lookupTool()] })]),
       tools: { lookup_order: (_a, ctx) => ((seen = ctx), 'ok') },

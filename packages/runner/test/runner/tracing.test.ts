@@ -2,8 +2,8 @@ import { createTestTracing } from '@baton/tracing/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Runner } from '../../src/index.js';
 import { lookupTool, manifest, registry } from '../helpers/agents.js';
-import { scriptedGuardrail } from '../helpers/guardrails.js';
-import { scriptedProvider } from '../helpers/scripted-model.js';
+import { scriptedGuardrail } from '@baton/manifest/testing';
+import { createScriptedProvider } from '../../src/testing/index.js';
 
 const A = 'io.baton.test.alpha';
 const B = 'io.baton.test.beta';
@@ -14,10 +14,10 @@ describe('OpenTelemetry spans', () => {
   afterAll(() => tracing.shutdown());
 
   it('opens spans for the run, each agent run, model call, tool call, guardrail check and handoff under the caller trace', async () => {
-    const models = scriptedProvider({
-      alpha: [{ calls: [{ name: 'lookup_order', args: { order_id: '1' } }] }, { calls: [{ name: 'system__handoff', args: { target_agent_id: B, input: 'go', state: {} } }] }],
-      beta: [{ text: 'ok' }],
-    });
+    const models = createScriptedProvider({ scripts: {
+      alpha: [{ toolCalls: [{ name: 'lookup_order', arguments: { order_id: '1' } }] }, { toolCalls: [{ name: 'system__handoff', arguments: { target_agent_id: B, input: 'go', state: {} } }] }],
+      beta: [{ message: 'ok' }],
+    } });
     const guard = scriptedGuardrail();
     const runner = new Runner({
       registry: registry([manifest(A, { tools: [lookupTool()] }), manifest(B)], `agents:\n  ${A}:\n    handoffs: [${B}]\n`),
@@ -55,7 +55,7 @@ describe('OpenTelemetry spans', () => {
   });
 
   it('starts a new trace when no traceparent is given', async () => {
-    const models = scriptedProvider({ alpha: [{ text: 'ok' }] });
+    const models = createScriptedProvider({ scripts: { alpha: [{ message: 'ok' }] } });
     const runner = new Runner({ registry: registry([manifest(A)]), guardrails: scriptedGuardrail().validator, modelProvider: models.provider, tracing: { tracer: tracing.tracer } });
     const result = await runner.run({ agentId: A, input: 'hi' });
     const spans = await tracing.spans();

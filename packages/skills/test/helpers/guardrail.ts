@@ -1,6 +1,4 @@
-import type { GuardrailValidator } from '@baton/manifest';
+import { allowAllGuardrail as createAllowAll } from '@baton/manifest/testing';
 
-/** A labelled test guardrail that allows everything (delegation refuses to run without one). */
-export const allowAllGuardrail: GuardrailValidator = {
-  validate: async (request) => ({ action_id: request.action_id, decision: 'ALLOW', reason_code: 'TEST_ALLOW', reason_message: 'test guardrail' }),
-};
+/** The public allow-all test guardrail (`@baton/manifest/testing`), built once for these tests (delegation refuses to run without one). */
+export const allowAllGuardrail = createAllowAll();

@@ -100,11 +100,11 @@ describe('Runner approvals', () => {
     });
     const paused = await runner.run({ agentId: AGENT, input: 'delegate' });
     expect(paused.status).toBe('requires_action');
-    expect(ran).toEqual([{ arguments: { requires_approval: false }, approval: undefined }]);
+    expect(ran).toEqual([{ args: { requires_approval: false }, approval: undefined }]);
     const id = paused.required_action!.approvals[0]!.id;
     const done = await runner.submitApprovals({ runId: paused.run_id, decisions: [{ id, approve: true }] });
     expect(done.status).toBe('completed');
-    expect(ran[1]).toEqual({ arguments: { requires_approval: true }, approval: { id, approved: true } });
+    expect(ran[1]).toEqual({ args: { requires_approval: true }, approval: { id, approved: true } });
   });
 
   it('treats a policy that throws as "needs approval" (fail closed)', async () => {

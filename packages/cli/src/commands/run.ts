@@ -98,6 +98,14 @@ async function runCommand(opts: RunCommandOptions): Promise<number> {
     else process.stdout.write(JSON.stringify(result, null, 2) + '\n');
     if (result.status === 'completed') return 0;
     // The JSON above is for programs; say what stopped the run in one line for people too.
+    if (result.status === 'requires_action' && result.required_action) {
+      const action = result.required_action;
+      const tools = action.approvals.map((a) => a.tool_name).join(', ');
+      process.stderr.write(
+        `baton run: run ${action.run_id} waits for approval of ${action.approvals.length} call(s) (${tools}) until ${action.expires_at}; ` +
+          `it is kept in the store: decide it with POST /v1/runs/${action.run_id}/approvals on \`baton serve\` over the same store\n`,
+      );
+    }
     if (result.error) {
       process.stderr.write(`baton run: the run ${result.status}: ${result.error.code}: ${result.error.message}\n`);
       if (result.error.code === 'MISSING_AUTHORIZATION') {

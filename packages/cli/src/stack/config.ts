@@ -2,7 +2,7 @@ import type { GuardrailClientOptions } from '@baton/guardrail-client';
 import type { GuardrailEngineOptions } from '@baton/guardrail-server';
 import type { GuardrailValidator } from '@baton/manifest';
 import type { PacketHandoffGate, PacketKeys } from '@baton/packets';
-import type { AgentRegistry, HandoffGate, ModelRequestListener, RunnerLimits, RunRequest, RunResult, SystemTool, ThreadStore, ToolImplementation } from '@baton/runner';
+import type { AgentRegistry, HandoffGate, ModelRequestListener, RunnerLimits, RunRequest, RunResult, SubmitApprovalsRequest, SystemTool, ThreadStore, ToolImplementation } from '@baton/runner';
 import type { CreateDelegationOptions, Delegation } from '@baton/skills';
 import type { SetupTracingOptions } from '@baton/tracing';
 import type { CaptureOptions } from './captures.js';
@@ -99,6 +99,8 @@ export interface BatonStackConfig {
 /** The runner a stack hands out: `run()` with per-call capture correlation. */
 export interface StackRunner {
   run(request: RunRequest): Promise<RunResult>;
+  /** Decides the pending approvals of a run paused in `requires_action` and resumes it (the runner's `submitApprovals`). */
+  submitApprovals(request: SubmitApprovalsRequest): Promise<RunResult>;
 }
 
 /** What {@link createBatonStack} returns. */

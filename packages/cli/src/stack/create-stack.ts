@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import type { GuardrailValidator } from '@baton/manifest';
 import type * as Packets from '@baton/packets';
 import type { PacketKeys } from '@baton/packets';
-import type { HandoffGate, RunRequest, RunResult, SystemTool, ThreadStore } from '@baton/runner';
+import type { HandoffGate, RunRequest, RunResult, SubmitApprovalsRequest, SystemTool, ThreadStore } from '@baton/runner';
 import type { Delegation } from '@baton/skills';
 import { RequestCaptures } from './captures.js';
 import { Closer } from './closer.js';
@@ -168,6 +168,10 @@ async function build(config: BatonStackConfig, closer: Closer): Promise<BatonSta
     run(request: RunRequest): Promise<RunResult> {
       if (closed) return Promise.reject(new StackClosedError());
       return captures ? captures.inCall(() => core.run(request)) : core.run(request);
+    },
+    submitApprovals(request: SubmitApprovalsRequest): Promise<RunResult> {
+      if (closed) return Promise.reject(new StackClosedError());
+      return captures ? captures.inCall(() => core.submitApprovals(request)) : core.submitApprovals(request);
     },
   };
 

@@ -62,7 +62,7 @@ export class OfflineModel implements Model {
     const rules = key ? (this.#scenario.agents[key]?.rules ?? []) : [];
     for (const rule of rules) {
       const output = this.#apply(rule, facts, agentLabel);
-      if (output) return { rule, output };
+      if (output) return { rule, output: numberCalls(output, request) };
     }
     const text = `[${OFFLINE_MODEL_LABEL}] scenario '${this.#scenario.name}' has no rule for agent '${agentLabel}' at turn ${facts.turn}.`;
     return { output: [this.#message(text)] };
@@ -117,7 +117,8 @@ export class OfflineModel implements Model {
   }
 
   #call(name: string, args: unknown): OutputItem {
-    return { type: 'function_call', callId: this.#ids.next('call_offline'), name, status: 'completed', arguments: JSON.stringify(args) };
+    // Numbered by `numberCalls` once the reply is complete.
+    return { type: 'function_call', callId: '', name, status: 'completed', arguments: JSON.stringify(args) };
   }
 
   #message(text: string): OutputItem {
@@ -169,6 +170,17 @@ export interface OfflineModelProviderOptions {
 }
 
 /** The offline model provider: one {@link OfflineModel} per agent, all sharing one id counter. */
+/**
+ * Gives the reply's tool calls ids that follow the calls already in the conversation
+ * (`call_offline_<n>`). Derived from the request, not from a counter in this process: a run paused
+ * for approval keeps its call ids in the stored SDK state and may resume in another process, and
+ * the SDK refuses a call id reused for a different invocation. Same request, same ids.
+ */
+function numberCalls(output: OutputItem[], request: ModelRequest): OutputItem[] {
+  let n = Array.isArray(request.input) ? request.input.filter((item) => (item as { type?: string }).type === 'function_call').length : 0;
+  return output.map((item) => (item.type === 'function_call' ? { ...item, callId: `call_offline_${++n}` } : item));
+}
+
 export class OfflineModelProvider implements AgentAwareModelProvider {
   readonly label = OFFLINE_MODEL_LABEL;
   readonly scenario: Scenario;

@@ -1,0 +1,80 @@
+import { ResponsePackageSchema } from '@baton/manifest';
+import type { ResponsePackage } from '@baton/manifest';
+import { SkillsInputError } from '../errors.js';
+import { failure } from './outcome.js';
+import { checkPayloadBounds } from './payload.js';
+import { callSignal, messageOf } from './runtime.js';
+import type { DelegationRuntime } from './runtime.js';
+import { limitViolation } from './scope.js';
+import type { DelegationCall } from './task.js';
+import type { DelegatedTask, DelegatedTaskContext, DelegationContext, TaskDispatcher } from './types.js';
+
+/** The context fields a dispatched task carries (strings only, so it stays JSON). */
+export function taskContextOf(ctx: DelegationContext): DelegatedTaskContext {
+  const out: DelegatedTaskContext = {};
+  for (const k of ['threadId', 'runId', 'agentId', 'traceparent', 'tracestate', 'idempotencyKey'] as const) {
+    const v = ctx[k];
+    if (typeof v === 'string' && v.length > 0) out[k] = v;
+  }
+  return out;
+}
+
+/** Resolves with `promise`, or rejects as soon as `signal` aborts (a dispatcher that ignores it cannot hang the parent). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}
+
+/**
+ * Dispatch path: refuse depth and loop violations and oversized payloads here, then hand the
+ * task to the dispatcher; never rejects for dispatcher faults.
+ */
+export async function dispatchElsewhere(rt: DelegationRuntime, call: DelegationCall, dispatch: TaskDispatcher): Promise<ResponsePackage> {
+  const refused = limitViolation(call.scope, call.target);
+  if (refused) return refused;
+  // Cheap and pure: keeps bloat out of the job store too (the worker checks again).
+  checkPayloadBounds(call.args.input_data, rt.options.payloadLimits);
+  return dispatchTask(rt, dispatch, call);
+}
+
+async function dispatchTask(rt: DelegationRuntime, dispatch: TaskDispatcher, { args, scope, ctx, target }: DelegationCall): Promise<ResponsePackage> {
+  let task: DelegatedTask;
+  try {
+    // Exactly what a queue would carry, and the dispatcher cannot mutate our copy.
+    task = JSON.parse(JSON.stringify({ args, scope, context: taskContextOf(ctx) })) as DelegatedTask;
+  } catch (err) {
+    throw new SkillsInputError('INVALID_ARGUMENTS', `delegate_task arguments must be JSON to run elsewhere: ${messageOf(err)}`);
+  }
+  const signal = callSignal(rt, ctx);
+  if (signal.aborted) return failure('ERR_CANCELLED', `delegation to ${target} was cancelled before it was dispatched`);
+  rt.log.info('delegation dispatched', { subagent: target, depth: scope.depth + 1, ...(task.context.idempotencyKey ? { idempotency_key: task.context.idempotencyKey } : {}) });
+  let result: unknown;
+  try {
+    // Promise.resolve().then: a dispatcher that throws synchronously is a rejection like any other.
+    result = await untilAborted(Promise.resolve().then(() => dispatch(task, { signal })), signal);
+  } catch (err) {
+    if (signal.aborted) return failure('ERR_CANCELLED', `delegation to ${target} was cancelled while it ran elsewhere`);
+    rt.log.warn('task dispatcher failed', { subagent: target, error: messageOf(err) });
+    return failure('ERR_TOOL_FAILURE', `the task dispatcher failed to run ${target} elsewhere: ${messageOf(err)}`, { subagent_type: target });
+  }
+  const parsed = ResponsePackageSchema.safeParse(result);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    rt.log.warn('task dispatcher returned garbage', { subagent: target });
+    return failure('ERR_TOOL_FAILURE', `the task dispatcher returned something that is not a ResponsePackage for ${target}: ${issues}`, { subagent_type: target });
+  }
+  return parsed.data;
+}

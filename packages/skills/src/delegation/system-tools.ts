@@ -1,0 +1,48 @@
+import { ResponsePackageSchema } from '@baton/manifest';
+import type { ResponsePackage } from '@baton/manifest';
+import { DELEGATE_TASK_DESCRIPTION, DELEGATE_TASK_NAME, delegateTaskParameters, YIELD_CONTROL_DESCRIPTION, YIELD_CONTROL_NAME, YIELD_CONTROL_PARAMETERS } from './tools.js';
+import type { DelegationContext, DelegationSystemTool } from './types.js';
+
+/** `yield_control` for an in-process subagent: terminal; the runner hands its arguments back. */
+export function createYieldControlTool(): DelegationSystemTool {
+  return {
+    name: YIELD_CONTROL_NAME,
+    description: YIELD_CONTROL_DESCRIPTION,
+    parameters: YIELD_CONTROL_PARAMETERS,
+    terminal: true,
+    async execute(args) {
+      const parsed = ResponsePackageSchema.safeParse(args);
+      if (!parsed.success) return `yield_control arguments are invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`;
+      return 'control yielded to the parent';
+    },
+  };
+}
+
+/** Options for {@link createDelegateTaskTool}. */
+export interface DelegateTaskToolOptions {
+  /** The `subagent_type` enum, or undefined for any name. */
+  subagentNames: string[] | undefined;
+  /** Pause calls with `requires_approval: true` in the run (resumable approvals). */
+  resumableApprovals: boolean;
+  /** Runs one delegation (may reject). */
+  delegate: (args: unknown, ctx: DelegationContext) => Promise<ResponsePackage>;
+  /** Turns a rejection into the FAILURE package the model sees. */
+  asFailure: (err: unknown) => ResponsePackage;
+}
+
+/** `delegate_task` for the parent agent: its output is always a ResponsePackage as JSON. */
+export function createDelegateTaskTool(opts: DelegateTaskToolOptions): DelegationSystemTool {
+  return {
+    name: DELEGATE_TASK_NAME,
+    description: DELEGATE_TASK_DESCRIPTION,
+    parameters: delegateTaskParameters(opts.subagentNames),
+    ...(opts.resumableApprovals ? { needsApproval: (args: Record<string, unknown>) => args.requires_approval === true } : {}),
+    async execute(args, ctx) {
+      try {
+        return JSON.stringify(await opts.delegate(args, ctx));
+      } catch (err) {
+        return JSON.stringify(opts.asFailure(err));
+      }
+    },
+  };
+}

@@ -10,15 +10,15 @@ function pairsInSource(): Set<string> {
   const pairs = new Set<string>();
   const server = read('../../src/http/server.ts');
   const caller = read('../../src/http/caller.ts');
-  for (const m of server.matchAll(/fail\(reply, (\d{3}), '([A-Za-z_]+)'/g)) pairs.add(`${m[1]} ${m[2]}`);
-  for (const m of server.matchAll(/\[(\d{3}), '[^']*', errorBody\('([a-z_]+)'/g)) pairs.add(`${m[1]} ${m[2]}`);
-  for (const m of server.matchAll(/if \(([^)]*code === [^\n]*)\) return (\d{3});/g)) {
+  for (const m of server.matchAll(/fail\(\s*reply,\s*(\d{3}),\s*'([A-Za-z_]+)'/g)) pairs.add(`${m[1]} ${m[2]}`);
+  for (const m of server.matchAll(/\[\s*(\d{3}),\s*'[^']*',\s*errorBody\(\s*'([a-z_]+)'/g)) pairs.add(`${m[1]} ${m[2]}`);
+  for (const m of server.matchAll(/if \(([^)]*code === [^;{]*?)\)\s*return (\d{3});/g)) {
     for (const c of m[1]!.matchAll(/code === '([A-Z_]+)'/g)) pairs.add(`${m[2]} ${c[1]}`);
   }
-  for (const m of caller.matchAll(/status: (\d{3}),\s*code: '([a-z_]+)'/g)) pairs.add(`${m[1]} ${m[2]}`);
+  for (const m of caller.matchAll(/status:\s*(\d{3}),\s*code:\s*'([a-z_]+)'/g)) pairs.add(`${m[1]} ${m[2]}`);
   // The approvals route (http/approvals.ts): its own answers and the status of each approval code.
   const approvals = read('../../src/http/approvals.ts');
-  for (const m of approvals.matchAll(/fail\(reply, (\d{3}), '([A-Za-z_]+)'/g)) pairs.add(`${m[1]} ${m[2]}`);
+  for (const m of approvals.matchAll(/fail\(\s*reply,\s*(\d{3}),\s*'([A-Za-z_]+)'/g)) pairs.add(`${m[1]} ${m[2]}`);
   for (const m of approvals.matchAll(/((?:\s*case '[A-Z_]+':)+)\s*return (\d{3});/g)) {
     for (const c of m[1]!.matchAll(/case '([A-Z_]+)'/g)) pairs.add(`${m[2]} ${c[1]}`);
   }

@@ -49,7 +49,10 @@ async function setup() {
     api: 'chat',
     script: (req) => (JSON.stringify(req.body.messages).includes('status: green') ? { message: 'all green' } : { toolCalls: [{ name: 'fetch_status', arguments: {} }] }),
   });
-  guardrail = createGuardrailServer({ validator: createGuardrailEngine(), port: 0 });
+  // This file checks trace headers, not load shedding: on a saturated machine a check may wait in
+  // the worker pool's queue longer than the production 5 s (then the service answers 503 and the
+  // runner fails closed), so the queue wait here is roomy.
+  guardrail = createGuardrailServer({ validator: createGuardrailEngine(), port: 0, queueTimeoutMs: 120_000 });
   guardrail.app.addHook('onRequest', (req, _reply, done) => {
     hops.push({ via: 'guardrail', traceparent: header(req.headers, 'traceparent'), tracestate: header(req.headers, 'tracestate') });
     done();

@@ -189,6 +189,10 @@ export function createEngine(options: GuardrailEngineOptions, detectors?: (polic
       }
       let matches = 0;
       for (const v of out.verdicts) {
+        // A verdict the reason table can't stand behind is the detector's failure, not an ALLOW.
+        if (!Object.hasOwn(REASONS, v.reason) || REASONS[v.reason].decision !== v.decision || (v.decision === 'MODIFY' && !detector.redacts)) {
+          throw new DetectorFailed(detector.name, new Error(`it answered ${String(v.decision)} ${String(v.reason)}, which the reason table does not allow for it`));
+        }
         const verdict: Verdict = { ...v, detector: v.detector ?? detector.name, field };
         if (v.decision === 'ALLOW') reports.push(verdict);
         else {

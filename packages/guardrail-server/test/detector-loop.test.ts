@@ -92,6 +92,24 @@ describe('the detector loop', () => {
     expect((await engine.validate(agentInput('x'))).decision).toBe('ALLOW');
   });
 
+  it('fails closed on a verdict the reason table does not allow', () => {
+    const answering = (decision: 'MODIFY' | 'BLOCK', reason: string, redacts = true): Detector => ({
+      ...wordDetector('odd', 'alpha', reason as ReasonCode, decision),
+      redacts,
+    });
+    for (const [decision, reason, redacts] of [
+      ['BLOCK', 'NOT_A_CODE', true],
+      ['BLOCK', '__proto__', true],
+      ['BLOCK', 'PII_REDACTED', true],
+      ['MODIFY', 'SECRET_DETECTED', true],
+      ['MODIFY', 'PII_REDACTED', false],
+    ] as const) {
+      const res = createEngine({}, () => [answering(decision, reason, redacts)]).validateSync(agentInput('alpha'));
+      expect([res.decision, res.reason_code], `${decision} ${reason}`).toEqual(['BLOCK', 'DETECTOR_FAILED']);
+      expect(res.reason_message).toContain('the odd detector failed');
+    }
+  });
+
   it('counts a detector’s matches against the findings budget', () => {
     const engine = createEngine({ budget: { maxFindings: 3 } }, () => [wordDetector('w', 'a', 'PII_REDACTED')]);
     expect(engine.validateSync(agentInput('a a a')).decision).toBe('MODIFY');

@@ -139,6 +139,9 @@ export function createEngine(options: GuardrailEngineOptions, detectors?: (polic
   const canaries = [...policy.leakage.canaries, ...(options.canaries ?? [])];
   const promptIndex = indexSystemPrompts([...policy.leakage.system_prompts, ...(options.systemPrompts ?? [])], policy.leakage.min_words);
   const list = detectors ? detectors(policy) : builtInDetectors(policy, { canaries, promptIndex });
+  // Per action type, the detectors that inspect it: looked up once per field, not per detector.
+  const byType = new Map<GuardrailRequest['action_type'], readonly Detector[]>();
+  for (const type of ['AGENT_INPUT', 'AGENT_RESPONSE', 'TOOL_CALL', 'TOOL_OUTPUT', 'AGENT_HANDOFF'] as const) byType.set(type, list.filter((d) => d.actionTypes.has(type)));
   const sinkTools = new Set(policy.tool_policy.sink_tools);
   const taint = new ThreadTaintTracker({
     sourceTools: policy.tool_policy.source_tools,
@@ -162,23 +165,8 @@ export function createEngine(options: GuardrailEngineOptions, detectors?: (polic
   function inspect(request: GuardrailRequest, field: Field, verdicts: Verdict[], work: Work, reports: Verdict[]): void {
     const text = field.text;
     if (text.length === 0) return;
-    // The exact-match detectors also see the text as a reader does (invisible characters gone,
-    // confusables and full-width forms folded); their spans map back to the original offsets.
-    let view: FoldedView | undefined | null = null;
-    let shared: Map<string, unknown> | undefined;
-    const input: DetectorInput = {
-      request,
-      field,
-      text,
-      folded: () => (view === null ? (view = foldForMatching(text)) : view),
-      shared<T>(key: string, compute: () => T): T {
-        shared ??= new Map();
-        if (!shared.has(key)) shared.set(key, compute());
-        return shared.get(key) as T;
-      },
-    };
-    for (const detector of list) {
-      if (!detector.actionTypes.has(request.action_type)) continue;
+    const input = new FieldInput(request, field);
+    for (const detector of byType.get(request.action_type) ?? []) {
       let out;
       try {
         out = detector.inspect(input);
@@ -284,7 +272,7 @@ export function createEngine(options: GuardrailEngineOptions, detectors?: (polic
     const name = request.payload.function.name;
     const field: Field = { index: -1, text: name, node: FUNCTION_NAME, isKey: false, where: 'the tool call' };
     const taintVerdicts: Verdict[] = toolPolicyDetector
-      .inspect({ request, field, text: name, folded: () => foldForMatching(name), shared: (_key, compute) => compute() })
+      .inspect(new FieldInput(request, field))
       .verdicts.map((v) => ({ ...v, detector: v.detector ?? toolPolicyDetector.name, field }));
     return { plain, tainted: combine(request, parsedPayload, [...taintVerdicts, ...verdicts], reports) };
   }
@@ -346,6 +334,32 @@ export function createEngine(options: GuardrailEngineOptions, detectors?: (polic
   };
   Object.defineProperty(engine, ENGINE_INTERNALS, { value: internals, enumerable: false });
   return engine;
+}
+
+/**
+ * One field as the detectors see it. The exact-match detectors also see the text as a reader does
+ * (invisible characters gone, confusables and full-width forms folded; spans map back to the
+ * original offsets): folded on first use, once per field.
+ */
+class FieldInput implements DetectorInput {
+  readonly text: string;
+  private view: FoldedView | undefined | null = null;
+  private memo: Map<string, unknown> | undefined;
+  constructor(
+    readonly request: GuardrailRequest,
+    readonly field: Field,
+  ) {
+    this.text = field.text;
+  }
+  folded(): FoldedView | undefined {
+    if (this.view === null) this.view = foldForMatching(this.text);
+    return this.view;
+  }
+  shared<T>(key: string, compute: () => T): T {
+    this.memo ??= new Map();
+    if (!this.memo.has(key)) this.memo.set(key, compute());
+    return this.memo.get(key) as T;
+  }
 }
 
 const FUNCTION_NAME = child(child(undefined, 'function'), 'name');

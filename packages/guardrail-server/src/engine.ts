@@ -7,21 +7,19 @@
  * TOOL_OUTPUT requests for the same thread_id (by design).
  */
 import type { Finding, GuardrailCallOptions, GuardrailRequest, GuardrailResponse, GuardrailValidator } from '@baton/manifest';
-import { detectCanaries } from './detectors/canary.js';
-import { detectExfiltration } from './detectors/exfil.js';
-import { INJECTION_GREY_THRESHOLDS, INJECTION_THRESHOLDS, detectInjection, locateInjection, type InjectionActionType } from './detectors/injection.js';
-import { detectPii, type PiiType } from './detectors/pii.js';
-import { detectSecrets } from './detectors/secrets.js';
-import { detectSystemPromptLeak, indexSystemPrompts, type SystemPromptIndex } from './detectors/system-prompt-leak.js';
+import { indexSystemPrompts } from './detectors/system-prompt-leak.js';
 import type { DetectedSpan } from './detectors/types.js';
-import { ADDRESSING_PII_TYPES, DEFAULT_POLICY, PolicySchema, type Policy, type PolicyInput } from './policy/schema.js';
+import type { Detector, DetectorInput } from './detector.js';
+import { builtInDetectors, toolPolicyDetector } from './engine-detectors.js';
+import { REASONS, reasonOf, type ReasonCode } from './engine-reasons.js';
+import { DEFAULT_POLICY, PolicySchema, type Policy, type PolicyInput } from './policy/schema.js';
 import { PolicyError } from './errors.js';
 import { applyReplacements, KeyCollisionError, placeholderFor, type Replacement } from './redact.js';
 import { ThreadTaintTracker } from './tool-policy.js';
 import { ENGINE_INTERNALS, taintCallOf, type DecisionVariants, type EngineInternals, type TaintCall } from './engine-internals.js';
 import { payloadFields, rebuildPayload, type Field, type PayloadFields } from './payload.js';
 import { child, MAX_POINTER_CHARS, pointerOf, type PathNode } from './payload-path.js';
-import { detectFolded, foldForMatching } from './text/fold-map.js';
+import { foldForMatching, type FoldedView } from './text/fold-map.js';
 
 /** Options for {@link createGuardrailEngine}. */
 export interface GuardrailEngineOptions {
@@ -62,57 +60,24 @@ export interface GuardrailEngine extends GuardrailValidator {
 }
 
 type Decision = 'ALLOW' | 'MODIFY' | 'BLOCK';
-type Detector = 'pii' | 'secrets' | 'prompt_injection' | 'exfiltration' | 'canary' | 'system_prompt_leak' | 'tool_policy';
 
+/** A detector's verdict on one field, as the engine keeps it. */
 interface Verdict {
   decision: Decision;
-  reason: string;
-  detector: Detector;
+  reason: ReasonCode | 'OK';
+  detector: string;
   field: Field;
   spans: DetectedSpan[];
   /** For MODIFY: replacements within `field.text`. */
   replacements: Replacement[];
 }
 
-const BLOCK_PRIORITY = ['CANARY_LEAK', 'SECRET_DETECTED', 'SYSTEM_PROMPT_LEAK', 'TOOL_POLICY_VIOLATION', 'PROMPT_INJECTION', 'EXFILTRATION_LINK', 'PII_DETECTED'];
-const MODIFY_PRIORITY = ['SECRET_REDACTED', 'INJECTION_REMOVED', 'EXFILTRATION_LINK_REMOVED', 'PII_REDACTED'];
-// What a MODIFY becomes when its redaction cannot be applied (a renamed key collides).
-const BLOCK_FOR_MODIFY: Record<string, string> = {
-  SECRET_REDACTED: 'SECRET_DETECTED',
-  INJECTION_REMOVED: 'PROMPT_INJECTION',
-  EXFILTRATION_LINK_REMOVED: 'EXFILTRATION_LINK',
-  PII_REDACTED: 'PII_DETECTED',
-};
+const rankOf = (reason: ReasonCode | 'OK'): number => REASONS[reason].rank;
 
-const DESCRIBE: Record<string, string> = {
-  CANARY_LEAK: 'a canary token',
-  SECRET_DETECTED: 'a secret or credential',
-  SYSTEM_PROMPT_LEAK: 'a verbatim fragment of a system prompt',
-  TOOL_POLICY_VIOLATION: 'a call to a sink tool on a thread that has read untrusted content',
-  PROMPT_INJECTION: 'a prompt injection',
-  EXFILTRATION_LINK: 'a URL that carries data to an outside host',
-  PII_DETECTED: 'personal data',
-  SECRET_REDACTED: 'secrets were redacted',
-  INJECTION_REMOVED: 'injected instructions were removed',
-  EXFILTRATION_LINK_REMOVED: 'data-carrying links were removed',
-  PII_REDACTED: 'personal data was redacted',
-};
-
-function toFinding(detector: Detector, field: Field, s: DetectedSpan, rename: ReadonlyMap<PathNode, string>): Finding {
+function toFinding(detector: string, field: Field, s: DetectedSpan, rename: ReadonlyMap<PathNode, string>): Finding {
   const f: Finding = { detector, type: s.type, severity: s.severity, path: pointerOf(field.node, MAX_POINTER_CHARS, rename), start: s.start, end: s.end };
   if (s.score !== undefined) f.score = s.score;
   return f;
-}
-
-const ADDRESSING: ReadonlySet<string> = new Set(ADDRESSING_PII_TYPES);
-
-/** The top-level argument name a TOOL_CALL field sits under (`/function/arguments/<name>…`), if any. */
-function topArgumentOf(node: PathNode | undefined): string | undefined {
-  let top: PathNode | undefined;
-  for (let n = node; n; n = n.parent) {
-    if (n.parent?.segment === 'arguments' && n.parent.parent?.segment === 'function' && n.parent.parent.parent === undefined) top = n;
-  }
-  return top === undefined ? undefined : String(top.segment);
 }
 
 /**
@@ -143,8 +108,26 @@ class BudgetExceeded extends Error {
   }
 }
 
+/** A detector threw: answered BLOCK `DETECTOR_FAILED` (fail closed). */
+class DetectorFailed extends Error {
+  constructor(
+    readonly detector: string,
+    cause: unknown,
+  ) {
+    super(`the ${detector} detector failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
 /** Creates an engine for a policy. Throws {@link PolicyError} when the policy is invalid. */
 export function createGuardrailEngine(options: GuardrailEngineOptions = {}): GuardrailEngine {
+  return createEngine(options);
+}
+
+/**
+ * Internal (not exported from the package): an engine that runs `detectors` (default: the
+ * built-in ones for the policy) in order over every field. Tests use it to run custom lists.
+ */
+export function createEngine(options: GuardrailEngineOptions, detectors?: (policy: Policy) => readonly Detector[]): GuardrailEngine {
   const parsed = PolicySchema.safeParse(options.policy ?? DEFAULT_POLICY);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -154,36 +137,17 @@ export function createGuardrailEngine(options: GuardrailEngineOptions = {}): Gua
   const budget = resolveBudget(options.budget);
   const now = options.now ?? (() => performance.now());
   const canaries = [...policy.leakage.canaries, ...(options.canaries ?? [])];
-  const promptIndex: SystemPromptIndex = indexSystemPrompts([...policy.leakage.system_prompts, ...(options.systemPrompts ?? [])], policy.leakage.min_words);
-  const piiTypes = new Set<PiiType>(policy.pii.types);
-  const disabledSecretRules = new Set(policy.secrets.disabled_rules);
-  const allowedDomains = policy.exfiltration.allowed_domains.map((d) => d.toLowerCase());
-  // Per action type: the policy's `thresholds` entry, else its global `threshold`, else the shipped one.
-  const injectionThresholds = (type: GuardrailRequest['action_type']): { threshold: number; grey: number } => {
-    const key = type.toLowerCase() as InjectionActionType;
-    const threshold = policy.injection.thresholds?.[key] ?? policy.injection.threshold ?? INJECTION_THRESHOLDS[key];
-    const grey = Math.min(threshold, policy.injection.grey_threshold ?? INJECTION_GREY_THRESHOLDS[key]);
-    return { threshold, grey };
-  };
-  const addressingFields = new Map(Object.entries(policy.pii.addressing_fields).map(([tool, names]) => [tool, new Set(names)]));
-  /** Whether a TOOL_CALL value sits under an addressing argument of its tool (policy `pii.addressing_fields`). */
-  function isAddressingField(toolName: string, field: Field): boolean {
-    const names = addressingFields.get(toolName);
-    if (!names || field.isKey) return false;
-    const top = topArgumentOf(field.node);
-    return top !== undefined && names.has(top);
-  }
+  const promptIndex = indexSystemPrompts([...policy.leakage.system_prompts, ...(options.systemPrompts ?? [])], policy.leakage.min_words);
+  const list = detectors ? detectors(policy) : builtInDetectors(policy, { canaries, promptIndex });
+  // Per action type, the detectors that inspect it: looked up once per field, not per detector.
+  const byType = new Map<GuardrailRequest['action_type'], readonly Detector[]>();
+  for (const type of ['AGENT_INPUT', 'AGENT_RESPONSE', 'TOOL_CALL', 'TOOL_OUTPUT', 'AGENT_HANDOFF'] as const) byType.set(type, list.filter((d) => d.actionTypes.has(type)));
   const sinkTools = new Set(policy.tool_policy.sink_tools);
   const taint = new ThreadTaintTracker({
     sourceTools: policy.tool_policy.source_tools,
     sinkTools: policy.tool_policy.sink_tools,
     maxThreads: policy.tool_policy.max_threads,
   });
-
-  function slot<T extends Record<string, unknown>>(section: T, actionType: GuardrailRequest['action_type']): T[keyof T] | undefined {
-    const key = actionType.toLowerCase() as keyof T;
-    return section[key];
-  }
 
   /** Per request: the deadline and the running count of findings. */
   interface Work {
@@ -197,128 +161,34 @@ export function createGuardrailEngine(options: GuardrailEngineOptions = {}): Gua
     if (now() > work.deadline) throw new BudgetExceeded(`more than ${budget.timeMs} ms of inspection`);
   }
 
+  /** Runs every detector that inspects this action type over one field, in order. */
   function inspect(request: GuardrailRequest, field: Field, verdicts: Verdict[], work: Work, reports: Verdict[]): void {
-    const type = request.action_type;
     const text = field.text;
     if (text.length === 0) return;
-    // The exact-match detectors also see the text as a reader does (invisible characters gone,
-    // confusables and full-width forms folded); their spans map back to the original offsets.
-    const view = foldForMatching(text);
-
-    // Secrets: never let through.
-    const secretAction = slot(policy.secrets, type) as 'MODIFY' | 'BLOCK';
-    const secrets = detectFolded(text, (t) => detectSecrets(t, { disabledRules: disabledSecretRules }), view);
-    charge(work, secrets.length);
-    if (secrets.length > 0) {
-      verdicts.push({
-        decision: secretAction,
-        reason: secretAction === 'BLOCK' ? 'SECRET_DETECTED' : 'SECRET_REDACTED',
-        detector: 'secrets',
-        field,
-        spans: secrets,
-        replacements: secrets.map((s) => ({ start: s.start, end: s.end, with: placeholderFor('secrets', s.type) })),
-      });
-    }
-
-    // Canaries and system-prompt fragments leaving through a response, tool call or handoff.
-    if (type === 'AGENT_RESPONSE' || type === 'TOOL_CALL' || type === 'AGENT_HANDOFF') {
-      const c = detectFolded(text, (t) => detectCanaries(t, canaries), view);
-      charge(work, c.length);
-      if (c.length > 0) verdicts.push({ decision: 'BLOCK', reason: 'CANARY_LEAK', detector: 'canary', field, spans: c, replacements: [] });
-      if (type !== 'AGENT_HANDOFF') {
-        const leak = detectSystemPromptLeak(text, promptIndex);
-        charge(work, leak.length);
-        if (leak.length > 0) verdicts.push({ decision: 'BLOCK', reason: 'SYSTEM_PROMPT_LEAK', detector: 'system_prompt_leak', field, spans: leak, replacements: [] });
+    const input = new FieldInput(request, field);
+    for (const detector of byType.get(request.action_type) ?? []) {
+      let out;
+      try {
+        out = detector.inspect(input);
+      } catch (err) {
+        // Deep nesting surfaces as RangeError: answered PAYLOAD_TOO_COMPLEX like the traversal's.
+        if (err instanceof RangeError || err instanceof BudgetExceeded) throw err;
+        throw new DetectorFailed(detector.name, err);
       }
-    }
-
-    // Exfiltration links: in a response they are rendered; elsewhere they are instructions.
-    const exfil = detectExfiltration(text, { allowedDomains });
-    charge(work, exfil.length);
-    if (type === 'AGENT_RESPONSE') {
-      const images = exfil.filter((s) => s.type !== 'LINK_EXFIL' && s.type !== 'EXFIL_INSTRUCTION');
-      const links = exfil.filter((s) => s.type === 'LINK_EXFIL');
-      if (images.length > 0) {
-        const d = policy.exfiltration.images;
-        verdicts.push({
-          decision: d,
-          reason: d === 'BLOCK' ? 'EXFILTRATION_LINK' : 'EXFILTRATION_LINK_REMOVED',
-          detector: 'exfiltration',
-          field,
-          spans: images,
-          replacements: images.map((s) => ({ start: s.start, end: s.end, with: placeholderFor('exfiltration', s.type) })),
-        });
-      }
-      if (links.length > 0 && policy.exfiltration.links !== 'ALLOW') {
-        const d = policy.exfiltration.links;
-        verdicts.push({
-          decision: d,
-          reason: d === 'BLOCK' ? 'EXFILTRATION_LINK' : 'EXFILTRATION_LINK_REMOVED',
-          detector: 'exfiltration',
-          field,
-          spans: links,
-          replacements: links.map((s) => ({ start: s.start, end: s.end, with: placeholderFor('exfiltration', s.type) })),
-        });
-      }
-    }
-
-    // Prompt injection (exfiltration instructions in inputs count as injection too).
-    const injAction = slot(policy.injection, type) as Decision;
-    if (injAction !== 'ALLOW') {
-      const { threshold, grey: greyThreshold } = injectionThresholds(type);
-      const inj = detectInjection(text, { threshold, greyThreshold });
-      // The grey band: BLOCKed when the policy says so, otherwise reported as a low-severity finding.
-      const greyBlocks = inj.grey && policy.injection.grey_band === 'BLOCK';
-      const flagged = inj.flagged || greyBlocks;
-      const score = +inj.score.toFixed(4);
-      if (inj.grey && !greyBlocks) {
-        reports.push({ decision: 'ALLOW', reason: 'OK', detector: 'prompt_injection', field, spans: [{ type: 'PROMPT_INJECTION_SUSPECTED', start: 0, end: text.length, severity: 'low', score }], replacements: [] });
-      }
-      const exfilHere = type === 'AGENT_RESPONSE' ? [] : exfil;
-      if (flagged || exfilHere.length > 0) {
-        const spans: DetectedSpan[] = flagged ? [{ type: 'PROMPT_INJECTION', start: 0, end: text.length, severity: greyBlocks ? 'medium' : 'high', score }] : [];
-        spans.push(...exfilHere);
-        let decision = injAction;
-        let replacements: Replacement[] = [];
-        if (decision === 'MODIFY') {
-          const located = flagged ? locateInjection(text, { threshold: greyBlocks ? greyThreshold : threshold }) : [];
-          if (flagged && located.length === 0) decision = 'BLOCK';
-          else {
-            replacements = [
-              ...located.map((s) => ({ ...s, with: placeholderFor('prompt_injection', 'PROMPT_INJECTION') })),
-              ...exfilHere.map((s) => ({ start: s.start, end: s.end, with: placeholderFor('exfiltration', s.type) })),
-            ];
-            if (located.length > 0) spans.splice(0, 1, ...located.map((s) => ({ type: 'PROMPT_INJECTION', ...s, severity: 'high' as const, score })));
-          }
+      let matches = 0;
+      for (const v of out.verdicts) {
+        // A verdict the reason table can't stand behind is the detector's failure, not an ALLOW.
+        if (!Object.hasOwn(REASONS, v.reason) || REASONS[v.reason].decision !== v.decision || (v.decision === 'MODIFY' && !detector.redacts)) {
+          throw new DetectorFailed(detector.name, new Error(`it answered ${String(v.decision)} ${String(v.reason)}, which the reason table does not allow for it`));
         }
-        charge(work, spans.length);
-        verdicts.push({
-          decision,
-          reason: decision === 'MODIFY' ? 'INJECTION_REMOVED' : flagged ? 'PROMPT_INJECTION' : 'EXFILTRATION_LINK',
-          detector: flagged ? 'prompt_injection' : 'exfiltration',
-          field,
-          spans,
-          replacements,
-        });
-      } else charge(work, 0);
-    }
-
-    // PII.
-    const piiAction = slot(policy.pii, type) as Decision;
-    if (piiAction !== 'ALLOW') {
-      const addressing = type === 'TOOL_CALL' && isAddressingField(request.payload.function.name, field);
-      const pii = detectFolded(text, (t) => detectPii(t, piiTypes), view).filter((span) => !addressing || !ADDRESSING.has(span.type));
-      charge(work, pii.length);
-      if (pii.length > 0) {
-        verdicts.push({
-          decision: piiAction,
-          reason: piiAction === 'BLOCK' ? 'PII_DETECTED' : 'PII_REDACTED',
-          detector: 'pii',
-          field,
-          spans: pii,
-          replacements: pii.map((s) => ({ start: s.start, end: s.end, with: placeholderFor('pii', s.type) })),
-        });
+        const verdict: Verdict = { ...v, detector: v.detector ?? detector.name, field };
+        if (v.decision === 'ALLOW') reports.push(verdict);
+        else {
+          matches += v.spans.length;
+          verdicts.push(verdict);
+        }
       }
+      charge(work, out.matches ?? matches);
     }
   }
 
@@ -393,6 +263,7 @@ export function createGuardrailEngine(options: GuardrailEngineOptions = {}): Gua
       if (err instanceof BudgetExceeded) res = tooComplex(request, err.why);
       // Only reachable for payloads nested deeper than any sane request: fail closed.
       else if (err instanceof RangeError) res = respond(request, 'BLOCK', 'PAYLOAD_TOO_COMPLEX', `The payload could not be inspected: ${err.message}.`, []);
+      else if (err instanceof DetectorFailed) res = respond(request, 'BLOCK', 'DETECTOR_FAILED', `Blocked: ${err.message}.`, []);
       else throw err;
       return taintable ? { plain: res, tainted: res } : { plain: res };
     }
@@ -400,43 +271,36 @@ export function createGuardrailEngine(options: GuardrailEngineOptions = {}): Gua
     if (!taintable || request.action_type !== 'TOOL_CALL') return { plain };
     const name = request.payload.function.name;
     const field: Field = { index: -1, text: name, node: FUNCTION_NAME, isKey: false, where: 'the tool call' };
-    const taintVerdict: Verdict = {
-      decision: 'BLOCK',
-      reason: 'TOOL_POLICY_VIOLATION',
-      detector: 'tool_policy',
-      field,
-      spans: [{ type: 'UNTRUSTED_SOURCE_TO_SINK', start: 0, end: name.length, severity: 'high' }],
-      replacements: [],
-    };
-    return { plain, tainted: combine(request, parsedPayload, [taintVerdict, ...verdicts], reports) };
+    const taintVerdicts: Verdict[] = toolPolicyDetector
+      .inspect(new FieldInput(request, field))
+      .verdicts.map((v) => ({ ...v, detector: v.detector ?? toolPolicyDetector.name, field }));
+    return { plain, tainted: combine(request, parsedPayload, [...taintVerdicts, ...verdicts], reports) };
   }
 
   function combine(request: GuardrailRequest, parsedPayload: PayloadFields, verdicts: readonly Verdict[], reports: readonly Verdict[]): GuardrailResponse {
     const blocks = verdicts.filter((v) => v.decision === 'BLOCK');
     if (blocks.length > 0) {
-      blocks.sort((a, b) => BLOCK_PRIORITY.indexOf(a.reason) - BLOCK_PRIORITY.indexOf(b.reason));
+      blocks.sort((a, b) => rankOf(a.reason) - rankOf(b.reason));
       const top = blocks[0]!;
+      const entry = reasonOf(top.reason as ReasonCode);
       const types = uniqueTypes(top.spans);
-      const extra = types && top.reason !== 'PROMPT_INJECTION' ? ` (${types})` : '';
-      const msg =
-        top.reason === 'TOOL_POLICY_VIOLATION'
-          ? `Blocked: ${DESCRIBE[top.reason]}.`
-          : `Blocked: ${DESCRIBE[top.reason] ?? 'a policy violation'}${extra} was found in ${top.field.where}.`;
+      const extra = types && !entry.omitTypes ? ` (${types})` : '';
+      const msg = entry.wholeRequest ? `Blocked: ${entry.message}.` : `Blocked: ${entry.message}${extra} was found in ${top.field.where}.`;
       return respond(request, 'BLOCK', top.reason, msg, verdicts, undefined, reports);
     }
     const modifies = verdicts.filter((v) => v.decision === 'MODIFY');
     if (modifies.length > 0) {
-      const reasons = [...new Set(modifies.map((v) => v.reason))].sort((a, b) => MODIFY_PRIORITY.indexOf(a) - MODIFY_PRIORITY.indexOf(b));
+      const reasons = [...new Set(modifies.map((v) => v.reason as ReasonCode))].sort((a, b) => rankOf(a) - rankOf(b));
       const wheres = [...new Set(modifies.map((v) => v.field.where))].join(' and ');
       let payload: unknown;
       try {
         payload = modifiedPayload(request, parsedPayload, verdicts);
       } catch (err) {
         if (!(err instanceof KeyCollisionError)) throw err;
-        const reason = BLOCK_FOR_MODIFY[reasons[0]!] ?? 'PAYLOAD_TOO_COMPLEX';
-        return respond(request, 'BLOCK', reason, `Blocked: ${DESCRIBE[reason] ?? 'a policy violation'} was found in ${wheres}, and redacting it would give two keys of one object the same name.`, verdicts, undefined, reports);
+        const reason = (reasonOf(reasons[0]!).blockedAs as ReasonCode | undefined) ?? 'PAYLOAD_TOO_COMPLEX';
+        return respond(request, 'BLOCK', reason, `Blocked: ${reasonOf(reason).message} was found in ${wheres}, and redacting it would give two keys of one object the same name.`, verdicts, undefined, reports);
       }
-      const msg = `Modified: ${reasons.map((r) => DESCRIBE[r]).join('; ')} in ${wheres} (${uniqueTypes(modifies.flatMap((v) => v.spans))}).`;
+      const msg = `Modified: ${reasons.map((r) => reasonOf(r).message).join('; ')} in ${wheres} (${uniqueTypes(modifies.flatMap((v) => v.spans))}).`;
       return respond(request, 'MODIFY', reasons[0]!, msg, verdicts, payload, reports);
     }
     return respond(request, 'ALLOW', 'OK', reports.length > 0 ? 'No policy violation found; see the low-severity findings.' : 'No policy violation found.', verdicts, undefined, reports);
@@ -470,6 +334,32 @@ export function createGuardrailEngine(options: GuardrailEngineOptions = {}): Gua
   };
   Object.defineProperty(engine, ENGINE_INTERNALS, { value: internals, enumerable: false });
   return engine;
+}
+
+/**
+ * One field as the detectors see it. The exact-match detectors also see the text as a reader does
+ * (invisible characters gone, confusables and full-width forms folded; spans map back to the
+ * original offsets): folded on first use, once per field.
+ */
+class FieldInput implements DetectorInput {
+  readonly text: string;
+  private view: FoldedView | undefined | null = null;
+  private memo: Map<string, unknown> | undefined;
+  constructor(
+    readonly request: GuardrailRequest,
+    readonly field: Field,
+  ) {
+    this.text = field.text;
+  }
+  folded(): FoldedView | undefined {
+    if (this.view === null) this.view = foldForMatching(this.text);
+    return this.view;
+  }
+  shared<T>(key: string, compute: () => T): T {
+    this.memo ??= new Map();
+    if (!this.memo.has(key)) this.memo.set(key, compute());
+    return this.memo.get(key) as T;
+  }
 }
 
 const FUNCTION_NAME = child(child(undefined, 'function'), 'name');

@@ -151,6 +151,10 @@ async function main() {
   // The same service deciding in its event loop (`workers: 0`): the worker pool's hop, measured.
   const inLoop = createGuardrailServer({ validator: engine, port: 0, workers: 0 });
   const overHttpInLoop = { validator: createGuardrailClient({ url: (await inLoop.listen()).url, timeoutMs: 5000 }) };
+  // Every request through the pool (`inlineMaxBytes: 0`, the behaviour before small bodies were
+  // decided inline): the before of the routing change, in the same process.
+  const poolOnly = createGuardrailServer({ validator: engine, port: 0, inlineMaxBytes: 0 });
+  const overHttpPoolOnly = { validator: createGuardrailClient({ url: (await poolOnly.listen()).url, timeoutMs: 5000 }) };
 
   const rows = [];
   const run = async (variants, iterations, warmup) => {
@@ -163,13 +167,14 @@ async function main() {
     return measured;
   };
 
-  const [raw, baton, http, httpFetch, httpInLoop] = await run(
+  const [raw, baton, http, httpFetch, httpInLoop, httpPoolOnly] = await run(
     [
       rawVariant(0),
       await batonVariant({ name: 'baton, in-process guardrails, SQLite, tracing', guardrails: inProcess }),
       await batonVariant({ name: 'baton, guardrail service over loopback HTTP', guardrails: overHttp }),
       await batonVariant({ name: 'baton, guardrail service over loopback HTTP, fetch transport', guardrails: overFetch }),
       await batonVariant({ name: 'baton, guardrail service over loopback HTTP, workers: 0', guardrails: overHttpInLoop }),
+      await batonVariant({ name: 'baton, guardrail service over loopback HTTP, inlineMaxBytes: 0', guardrails: overHttpPoolOnly }),
     ],
     ITERATIONS,
     WARMUP,
@@ -185,6 +190,7 @@ async function main() {
   );
   await service.close();
   await inLoop.close();
+  await poolOnly.close();
   await tracing.shutdown();
 
   const added = (a, b) => round((a.p50_ms - b.p50_ms) / TURNS);
@@ -197,6 +203,7 @@ async function main() {
       added_vs_in_process_ms_per_turn: added(http, baton),
       fetch_transport_added_vs_in_process_ms_per_turn: added(httpFetch, baton),
       workers_0_added_vs_in_process_ms_per_turn: added(httpInLoop, baton),
+      pool_only_added_vs_in_process_ms_per_turn: added(httpPoolOnly, baton),
       target: 'added_vs_in_process_ms_per_turn <= 1',
     },
     model_200ms: {
@@ -218,7 +225,7 @@ async function main() {
   console.log(table);
   console.log(`\nin-process: ${summary.in_process.ratio}× raw, +${summary.in_process.added_ms_per_turn} ms/turn (target ≤ 1.5×, ≤ 2 ms): ${summary.in_process.meets_target ? 'met' : 'NOT met'}`);
   console.log(
-    `guardrail over HTTP: ${summary.guardrail_over_http.ratio}× raw, +${summary.guardrail_over_http.added_ms_per_turn} ms/turn; over in-process +${summary.guardrail_over_http.added_vs_in_process_ms_per_turn} ms/turn (fetch transport +${summary.guardrail_over_http.fetch_transport_added_vs_in_process_ms_per_turn}, service workers: 0 +${summary.guardrail_over_http.workers_0_added_vs_in_process_ms_per_turn}) (target ≤ 1 ms): ${summary.guardrail_over_http.meets_target ? 'met' : 'NOT met'}`,
+    `guardrail over HTTP: ${summary.guardrail_over_http.ratio}× raw, +${summary.guardrail_over_http.added_ms_per_turn} ms/turn; over in-process +${summary.guardrail_over_http.added_vs_in_process_ms_per_turn} ms/turn (fetch transport +${summary.guardrail_over_http.fetch_transport_added_vs_in_process_ms_per_turn}, service workers: 0 +${summary.guardrail_over_http.workers_0_added_vs_in_process_ms_per_turn}, every request through the pool +${summary.guardrail_over_http.pool_only_added_vs_in_process_ms_per_turn}) (target ≤ 1 ms): ${summary.guardrail_over_http.meets_target ? 'met' : 'NOT met'}`,
   );
   console.log(
     `model ${MODEL_LATENCY_MS} ms: blocking +${summary.model_200ms.blocking_added_ms_per_turn} ms/turn, racing +${summary.model_200ms.racing_added_ms_per_turn} ms/turn vs raw (target < 1 ms): ${summary.model_200ms.meets_target ? 'met' : 'NOT met'}`,

@@ -144,7 +144,7 @@ describe('the worker pool', { timeout: 60_000 }, () => {
   });
 
   it('keeps tool-policy taint across workers: it lives on the main thread', async () => {
-    const server = createGuardrailServer({ validator: createGuardrailEngine({ budget: { timeMs: 120_000 } }), port: 0, workers: 2, queueTimeoutMs: 120_000 });
+    const server = createGuardrailServer({ validator: createGuardrailEngine({ budget: { timeMs: 120_000 } }), port: 0, workers: 2, inlineMaxBytes: 0, queueTimeoutMs: 120_000 });
     servers.push(server);
     const send = (req: unknown) => server.app.inject({ method: 'POST', url: '/v1/validate', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(req) });
     const output = { ...toolCall('x', {}, 'thread-taint'), action_type: 'TOOL_OUTPUT', payload: { tool_call_id: 'c1', name: 'fetch_url', output: 'some page' } };

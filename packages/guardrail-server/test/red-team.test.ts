@@ -19,7 +19,7 @@ const roomy = { budget: { timeMs: 120_000 } };
 const engine = createGuardrailEngine(roomy);
 // The service in its own thread mode (workers: 0) and with its worker pool: the same decisions.
 const inline = createGuardrailServer({ validator: createGuardrailEngine(roomy), port: 0, workers: 0 });
-const pooled = createGuardrailServer({ validator: createGuardrailEngine(roomy), port: 0, workers: 1, queueTimeoutMs: 120_000 });
+const pooled = createGuardrailServer({ validator: createGuardrailEngine(roomy), port: 0, workers: 1, inlineMaxBytes: 0, queueTimeoutMs: 120_000 });
 afterAll(async () => {
   await inline.close();
   await pooled.close();

@@ -31,6 +31,13 @@ export interface GuardrailServerOptions {
    * engine in the event loop (as `validateSync`).
    */
   workers?: number;
+  /**
+   * Bodies of at most this many bytes skip the worker pool and are decided in the event loop:
+   * for them the hop to a worker costs more than the inspection (about 0.1 ms per KB here, see
+   * bench/README.md), and their size bounds the work (the engine's time budget still applies).
+   * Larger bodies go to the workers. Default 8,192; `0` sends every request to the pool.
+   */
+  inlineMaxBytes?: number;
   /** Requests waiting for a worker before new ones get 503 `service_unavailable`; default 256. */
   maxQueue?: number;
   /**
@@ -54,6 +61,7 @@ export const DEFAULTS = {
   maxQueue: 256,
   workerGraceMs: 250,
   queueTimeoutMs: 5_000,
+  inlineMaxBytes: 8192,
   bodyTimeoutMs: 10_000,
 } as const;
 

@@ -31,6 +31,8 @@ interface RequestLogFields {
   decision?: string;
   reason_code?: string;
   error_code?: HttpErrorCode;
+  /** Where the engine ran: `inline` (the event loop) or `worker` (the pool). */
+  engine?: 'inline' | 'worker';
 }
 
 const ALLOWED_METHODS: Record<string, string> = { '/v1/validate': 'POST', '/healthz': 'GET, HEAD' };
@@ -134,7 +136,9 @@ export function createGuardrailServer(options: GuardrailServerOptions): Guardrai
         return fail(request, reply, 400, 'invalid_json', 'request body is empty; expected a JSON object');
       }
       const fields = logFields.get(request);
-      if (pool) {
+      // Small bodies are decided here: the hop to a worker would cost more than the inspection.
+      if (pool && raw.length > config.inlineMaxBytes) {
+        if (fields) fields.engine = 'worker';
         // Parsing, checking and deciding all happen on a worker thread. Trace Context as on the
         // inline path: this service's own span, named in `traceresponse`.
         const span = startServerSpan({ headers: request.raw.rawHeaders, name: 'POST /v1/validate' });
@@ -164,6 +168,7 @@ export function createGuardrailServer(options: GuardrailServerOptions): Guardrai
         }
         return reply.code(200).type('application/json; charset=utf-8').send(answer.json);
       }
+      if (fields && pool) fields.engine = 'inline';
       const body = parseJsonBody(raw, config.maxJsonDepth);
       if (!body.ok) return fail(request, reply, 400, body.error.error.code, body.error.error.message);
       const checked = parseGuardrailRequest(body.value);
@@ -322,18 +327,20 @@ function resolveOptions(options: GuardrailServerOptions) {
   const workerGraceMs = options.workerGraceMs ?? DEFAULTS.workerGraceMs;
   const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULTS.bodyTimeoutMs;
   const queueTimeoutMs = options.queueTimeoutMs ?? DEFAULTS.queueTimeoutMs;
+  const inlineMaxBytes = options.inlineMaxBytes ?? DEFAULTS.inlineMaxBytes;
   for (const [name, value, min, max] of [
     ['queueTimeoutMs', queueTimeoutMs, 1, 600_000],
     ['workers', workers, 0, 64],
     ['maxQueue', maxQueue, 1, 1_000_000],
     ['workerGraceMs', workerGraceMs, 1, 600_000],
     ['bodyTimeoutMs', bodyTimeoutMs, 1, 600_000],
+    ['inlineMaxBytes', inlineMaxBytes, 0, 1024 * 1024],
   ] as const) {
     if (!Number.isInteger(value) || value < min || value > max) {
       throw new GuardrailHttpConfigError(`${name} must be an integer from ${min} to ${max}; got ${String(value)}`);
     }
   }
-  return { host, port, token, bodyLimitBytes, maxJsonDepth, workers, maxQueue, workerGraceMs, bodyTimeoutMs, queueTimeoutMs };
+  return { host, port, token, bodyLimitBytes, maxJsonDepth, workers, maxQueue, workerGraceMs, bodyTimeoutMs, queueTimeoutMs, inlineMaxBytes };
 }
 
 const CLIENT_ERRORS: Record<number, [string, HttpErrorCode, string]> = {

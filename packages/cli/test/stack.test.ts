@@ -1,7 +1,8 @@
 // createBatonStack: the composition root `baton run`, `serve`, `worker` and the demo share.
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { GuardrailRequest, GuardrailValidator } from '@baton/manifest';
 import { allowAllGuardrail } from '@baton/manifest/testing';
 import { createSqliteThreadStore, type ThreadStore } from '@baton/runner';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -132,5 +133,57 @@ describe('createBatonStack', () => {
         tools: { get_case: () => 'shadowed' },
       }),
     ).rejects.toThrow(/tool 'get_case' is given twice/);
+  }, SLOW);
+
+  it("checks delegation through the runner's guardrail checker: its timeout and its fail-open setting apply", async () => {
+    const workspace = fresh('workspace');
+    mkdirSync(workspace, { recursive: true });
+    const allowed = allowAllGuardrail();
+    /** AGENT_INPUT: never answers (until aborted) or throws; everything else allowed. */
+    const validator = (mode: 'hang' | 'throw'): GuardrailValidator => ({
+      validate: (request: GuardrailRequest, options) => {
+        if (request.action_type !== 'AGENT_INPUT') return allowed.validate(request, options);
+        if (mode === 'throw') return Promise.reject(new Error('guardrail service down'));
+        return new Promise((_, reject) => options?.signal?.addEventListener('abort', () => reject(options.signal?.reason as Error), { once: true }));
+      },
+    });
+    const stackWith = (mode: 'hang' | 'throw', extra: { limits?: { guardrailTimeoutMs: number }; guardrailFailOpen?: ['AGENT_INPUT'] }) =>
+      createBatonStack({
+        agentsDir: AGENTS,
+        env: offlineEnv(),
+        store: { file: `${fresh('s')}.db` },
+        guardrail: { validator: validator(mode) },
+        delegation: { skillsDir: join(EXAMPLES, 'skills'), workspace },
+        ...extra,
+      });
+    const task = { subagent_type: 'reviewer', instruction_set: 'Review nothing.', input_data: {} };
+
+    // The runner's guardrail timeout (from the stack's limits), not the checker default of 2000 ms.
+    const timed = await stackWith('hang', { limits: { guardrailTimeoutMs: 1500 } });
+    try {
+      expect(timed.delegation).toBeDefined();
+      const res = await timed.delegation!.delegate(task);
+      expect(res.status).toBe('FAILURE');
+      expect(JSON.stringify(res)).toMatch(/AGENT_INPUT guardrail blocked \(fail closed\).*within 1500 ms/);
+    } finally {
+      await timed.close();
+    }
+
+    // A failing check: closed by default, open when the runner is told so.
+    const closed = await stackWith('throw', {});
+    try {
+      expect(JSON.stringify(await closed.delegation!.delegate(task))).toMatch(/AGENT_INPUT guardrail blocked \(fail closed\)/);
+    } finally {
+      await closed.close();
+    }
+    const open = await stackWith('throw', { guardrailFailOpen: ['AGENT_INPUT'] });
+    try {
+      const res = await open.delegation!.delegate(task);
+      expect(JSON.stringify(res)).not.toMatch(/guardrail blocked/);
+      // Past the input check, the reviewer process itself answered (it was given nothing to review).
+      expect(res.status).toBe('BLOCKED_AWAITING_CLARIFICATION');
+    } finally {
+      await open.close();
+    }
   }, SLOW);
 });

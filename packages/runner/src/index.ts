@@ -59,6 +59,8 @@ export type {
   ToolEndEvent,
   GuardrailDecisionEvent,
   TextDeltaEvent,
+  ApprovalRequiredEvent,
+  ApprovalDecidedEvent,
 } from './runner/events.js';
 export { STREAM_RELEASED_TEXT_CHANGED, DEFAULT_MAX_SEGMENT_CHARS } from './runner/response-release.js';
 export type {

@@ -38,6 +38,10 @@ function describe(event: Exclude<RunnerEvent, { type: 'text_delta' }>): string {
       return `tool ${event.name} (${event.call_id}) ${event.ok ? 'ok' : 'failed'}`;
     case 'guardrail_decision':
       return `guardrail ${event.action_type} ${event.decision} (${event.reason_code})`;
+    case 'approval_required':
+      return `run ${event.run_id} waits for approval until ${event.expires_at}: ${event.approvals.map((a) => `${a.id} (${a.tool_name})`).join(', ')}`;
+    case 'approval_decided':
+      return `approval ${event.id} ${event.approved ? 'approved' : 'rejected'}`;
     default:
       // A newer runner's event this printer does not know yet: its name is enough.
       return (event as { type: string }).type;

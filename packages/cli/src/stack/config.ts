@@ -1,6 +1,6 @@
 import type { GuardrailClientOptions } from '@baton/guardrail-client';
 import type { GuardrailEngineOptions } from '@baton/guardrail-server';
-import type { GuardrailValidator } from '@baton/manifest';
+import type { ActionType, GuardrailValidator } from '@baton/manifest';
 import type { PacketHandoffGate, PacketKeys } from '@baton/packets';
 import type { AgentRegistry, HandoffGate, ModelRequestListener, RunnerLimits, RunRequest, RunResult, SubmitApprovalsRequest, SystemTool, ThreadStore, ToolImplementation } from '@baton/runner';
 import type { CreateDelegationOptions, Delegation } from '@baton/skills';
@@ -90,8 +90,10 @@ export interface BatonStackConfig {
   tracing?: SetupTracingOptions;
   /** Write every model request (and, for real model classes, its HTTP body) to disk. */
   capture?: CaptureOptions;
-  /** Limits that override baton.yml's. */
+  /** Limits that override baton.yml's (`guardrailTimeoutMs` bounds the runner's checks and delegation's alike). */
   limits?: RunnerLimits;
+  /** Action types allowed through when the guardrail fails (never on BLOCK), for the runner and delegation alike; default none (fail closed). */
+  guardrailFailOpen?: readonly ActionType[];
   /** Sees every model request as sent (after the capture is written). */
   onModelRequest?: ModelRequestListener;
 }

@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import type { GuardrailChecker } from '@baton/guardrail-client';
 import type { GuardrailValidator } from '@baton/manifest';
 import type * as Packets from '@baton/packets';
 import type { PacketKeys } from '@baton/packets';
@@ -123,7 +124,7 @@ async function build(config: BatonStackConfig, closer: Closer): Promise<BatonSta
 
   // Delegation and the runner need each other (agent subagents run on the runner; the runner
   // offers delegate_task): the delegation calls the stack runner, bound once it exists.
-  const late: { runner?: StackRunner } = {};
+  const late: { runner?: StackRunner; checker?: GuardrailChecker } = {};
   let delegation: Delegation | undefined;
   const systemTools: SystemTool[] = [...(config.systemTools ?? [])];
   if (config.delegation) {
@@ -131,7 +132,10 @@ async function build(config: BatonStackConfig, closer: Closer): Promise<BatonSta
     delegation = (await import('@baton/skills')).createDelegation({
       ...options,
       runner: { run: (request) => (late.runner as StackRunner).run(request as RunRequest) },
-      guardrails: validator,
+      // The runner's checker, so delegation's checks get its guardrail timeout and fail policy
+      // (one policy, not a second checker with defaults). Bound once the runner exists, before
+      // any delegation can run.
+      guardrails: lateChecker(late),
     });
     const created = delegation;
     closer.add('delegation', () => created.shutdown());
@@ -144,6 +148,7 @@ async function build(config: BatonStackConfig, closer: Closer): Promise<BatonSta
     registry,
     tools,
     guardrails: validator,
+    ...(config.guardrailFailOpen ? { guardrailFailOpen: [...config.guardrailFailOpen] } : {}),
     store,
     modelProvider: model.provider,
     modelLabel: model.label,
@@ -176,6 +181,7 @@ async function build(config: BatonStackConfig, closer: Closer): Promise<BatonSta
   };
 
   late.runner = stackRunner;
+  late.checker = core.guardrailChecker;
   return {
     runner: stackRunner,
     registry,
@@ -186,5 +192,20 @@ async function build(config: BatonStackConfig, closer: Closer): Promise<BatonSta
     packets: packets ? { contractFile: packets.contractFile, casesFile: packets.casesFile, keys: packets.keys, ephemeralKeys: packets.ephemeralKeys } : undefined,
     delegation,
     close: () => closer.close(),
+  };
+}
+
+/** The runner's guardrail checker, reached once the runner is built (delegation is built first). */
+function lateChecker(late: { checker?: GuardrailChecker }): GuardrailChecker {
+  const bound = (): GuardrailChecker => {
+    // Unreachable through the stack: delegate_task only runs inside the runner built right after.
+    if (!late.checker) throw new StackConfigError('delegation checked a guardrail before the stack runner was built');
+    return late.checker;
+  };
+  return {
+    check: (input) => bound().check(input),
+    get timeoutMs() {
+      return bound().timeoutMs;
+    },
   };
 }

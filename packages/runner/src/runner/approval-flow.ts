@@ -68,6 +68,15 @@ export async function suspendAgentRun(input: {
     kind: 'approval_requested',
     data: { agent_id: run.agent.manifest.id, expires_at: input.expiresAt, approvals: approvals.map((a) => ({ id: a.id, tool_name: a.toolName, call_id: a.callId })) },
   });
+  // Only once the paused run is kept: a listener told to decide must find something to decide.
+  call.events.emit({
+    type: 'approval_required',
+    thread_id: call.threadId,
+    run_id: run.runId,
+    agent_id: run.agent.manifest.id,
+    approvals: saved.approvals.map((a) => ({ id: a.id, tool_name: a.toolName })),
+    expires_at: saved.expiresAt,
+  });
   return saved;
 }
 
@@ -89,6 +98,7 @@ export async function applyDecisions(input: {
   const interruptions = state.getInterruptions();
   const byCall = new Map(suspended.approvals.map((a) => [a.callId, a]));
   const decisionOf = new Map(input.decisions.map((d) => [d.id, d]));
+  const decided: Array<{ id: string; approved: boolean }> = [];
   const mismatch = (why: string) => new RunnerError(APPROVAL_STATE_INVALID, `the paused run's state does not match its pending approvals: ${why}`);
   if (interruptions.length !== suspended.approvals.length) throw mismatch(`${interruptions.length} waiting call(s) in the state, ${suspended.approvals.length} pending approval(s)`);
   for (const item of interruptions) {
@@ -112,5 +122,8 @@ export async function applyDecisions(input: {
       kind: 'approval_decision',
       data: { approval_id: pending.id, tool_name: pending.toolName, call_id: pending.callId, decision: decision.approve ? 'approved' : 'rejected', ...(input.decidedBy ? { decided_by: input.decidedBy } : {}) },
     });
+    decided.push({ id: pending.id, approved: decision.approve });
   }
+  // Only once every interruption matched: a refused state runs nothing, so no decision is announced.
+  for (const d of decided) call.events.emit({ type: 'approval_decided', run_id: run.runId, id: d.id, approved: d.approved });
 }

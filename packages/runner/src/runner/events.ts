@@ -14,7 +14,9 @@ export type RunnerEvent =
   | ToolStartEvent
   | ToolEndEvent
   | GuardrailDecisionEvent
-  | TextDeltaEvent;
+  | TextDeltaEvent
+  | ApprovalRequiredEvent
+  | ApprovalDecidedEvent;
 
 /** The names of {@link RunnerEvent}s (also the SSE `event:` names of `POST /v1/runs` streams). */
 export type RunnerEventType = RunnerEvent['type'];
@@ -86,6 +88,30 @@ export interface TextDeltaEvent {
   run_id: string;
   agent_id: string;
   text: string;
+}
+
+/**
+ * A run paused in `requires_action`: its calls wait for a human (README "Approvals"). Approval ids
+ * and tool names only: the arguments are the model's, not yet guardrail-checked, and stay in
+ * `RunResult.required_action`. Sent before the paused run's `run_end`.
+ */
+export interface ApprovalRequiredEvent {
+  type: 'approval_required';
+  thread_id: string;
+  run_id: string;
+  agent_id: string;
+  approvals: Array<{ id: string; tool_name: string }>;
+  /** ISO 8601; a decision after it is `APPROVAL_EXPIRED`. */
+  expires_at: string;
+}
+
+/** A decision on one pending approval was applied to the resumed run (before the run goes on). */
+export interface ApprovalDecidedEvent {
+  type: 'approval_decided';
+  run_id: string;
+  /** The approval id (`appr_…`). */
+  id: string;
+  approved: boolean;
 }
 
 /**

@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import type { ModelRequest } from '@openai/agents-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRunnerServer, createTokenAuthenticator, parseTokensFile, type RunnerServer } from '../../src/http/index.js';
-import { createSqliteThreadStore, Runner, type ThreadStore } from '../../src/index.js';
+import { createSqliteThreadStore, Runner, type RunnerEvent, type ThreadStore } from '../../src/index.js';
 import { createScriptedModel } from '../../src/testing/scripted-model.js';
 import { allowAllGuardrail } from '@baton/manifest/testing';
 import { manifest, registry } from '../helpers/agents.js';
@@ -86,12 +86,12 @@ function supportModel() {
 interface Service {
   url: string;
   store: ThreadStore;
-  refunds: Array<{ args: Record<string, unknown>; approval: unknown }>;
+  refunds: Array<{ arguments: Record<string, unknown>; approval: unknown }>;
   clock: { advance(ms: number): void };
   close(): Promise<void>;
 }
 
-async function startService(file: string, options: { stateSecret?: string; clockStart?: number } = {}): Promise<Service> {
+async function startService(file: string, options: { stateSecret?: string; clockStart?: number; onEvent?: (event: RunnerEvent) => void } = {}): Promise<Service> {
   let now = options.clockStart ?? Date.parse('2026-06-01T00:00:00.000Z');
   const store = createSqliteThreadStore({ file });
   const refunds: Service['refunds'] = [];
@@ -102,12 +102,13 @@ async function startService(file: string, options: { stateSecret?: string; clock
     modelProvider: supportModel().provider,
     tools: {
       refund_payment: (args, ctx) => {
-        refunds.push({ args, approval: ctx.approval });
+        refunds.push({ arguments: args, approval: ctx.approval });
         return `refunded ${String(args.amount)} on ${String(args.order_id)}`;
       },
     },
     clock: () => new Date(now),
     ...(options.stateSecret ? { approvals: { stateSecret: options.stateSecret } } : {}),
+    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
   });
   const server: RunnerServer = createRunnerServer({ runner, store, port: 0, authenticator: createTokenAuthenticator({ tokens: TOKENS }) });
   const { url } = await server.listen();
@@ -203,6 +204,45 @@ describe('resumable approvals over HTTP', () => {
     expect(again.body.error?.code).toBe('APPROVAL_CONFLICT');
     const next = await call(s.url, TOKEN_A, 'POST', '/v1/runs', { agent_id: AGENT, input: 'another', thread_id: paused.threadId });
     expect(next.body.status).toBe('requires_action');
+  });
+
+  it('streams the pause as an approval_required server-sent event, and reports the decision as approval_decided', async () => {
+    const everyRun: RunnerEvent[] = [];
+    s = await startService(freshFile(), { onEvent: (e) => void everyRun.push(e) });
+    const res = await fetch(`${s.url}/v1/runs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN_A}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ agent_id: AGENT, input: 'Please refund ORD-1', stream: true }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const frames = (await res.text())
+      .split('\n\n')
+      .filter((f) => f.trim() !== '' && !f.startsWith(':'))
+      .map((f) => ({ event: /^event: (.*)$/m.exec(f)?.[1], data: JSON.parse(/^data: (.*)$/m.exec(f)![1]!) as Record<string, unknown> }));
+    const done = frames.at(-1)!;
+    expect(done.event).toBe('done');
+    expect(done.data.status).toBe('requires_action');
+    const action = done.data.required_action as { run_id: string; expires_at: string; approvals: Array<{ id: string; tool_name: string }> };
+    const required = frames.filter((f) => f.event === 'approval_required');
+    expect(required).toHaveLength(1);
+    expect(required[0]!.data).toEqual({
+      type: 'approval_required',
+      thread_id: done.data.thread_id,
+      run_id: action.run_id,
+      agent_id: AGENT,
+      approvals: [{ id: action.approvals[0]!.id, tool_name: 'refund_payment' }],
+      expires_at: action.expires_at,
+    });
+    // The model's unchecked arguments are in `done` (required_action) only.
+    expect(JSON.stringify(required[0]!.data)).not.toContain('ORD-1');
+    const names = frames.map((f) => f.event);
+    expect(names.indexOf('approval_required')).toBeLessThan(names.lastIndexOf('run_end'));
+
+    const decided = await call(s.url, TOKEN_A, 'POST', approvalsPath(action.run_id), { decisions: [{ id: action.approvals[0]!.id, approve: true }] });
+    expect(decided.body.status).toBe('completed');
+    expect(everyRun.filter((e) => e.type === 'approval_decided')).toEqual([{ type: 'approval_decided', run_id: action.run_id, id: action.approvals[0]!.id, approved: true }]);
+    expect(s.refunds).toHaveLength(1);
   });
 
   it('sends a rejection to the model as the tool result, never runs the tool, and the run goes on', async () => {

@@ -7,6 +7,7 @@ import {
   createMemoryThreadStore,
   RegistryError,
   Runner,
+  type RunnerEvent,
   type RunnerOptions,
   type SystemTool,
   type ThreadStore,
@@ -91,7 +92,7 @@ describe('Runner approvals', () => {
       description: 'Delegates.',
       parameters: { type: 'object', properties: { requires_approval: { type: 'boolean' } } },
       needsApproval: (args) => args.requires_approval === true,
-      execute: (args, ctx) => (ran.push({ args, approval: ctx.approval }), 'delegated'),
+      execute: (args, ctx) => (ran.push({ arguments: args, approval: ctx.approval }), 'delegated'),
     };
     const { runner } = setup({
       batonYml: `agents:\n  ${AGENT}:\n    system_tools: [delegate_task]\n`,
@@ -153,5 +154,81 @@ describe('Runner approvals', () => {
     await expect(runner.submitApprovals(undefined as never)).rejects.toBeInstanceOf(ApprovalDecisionError);
     await expect(runner.submitApprovals({ runId: '', decisions: [] })).rejects.toThrow(/runId must be a run id/);
     await expect(runner.submitApprovals({ runId: 'x'.repeat(201), decisions: [] })).rejects.toThrow(/runId must be a run id/);
+  });
+
+  it('reports a pause as approval_required (ids and tool names only) and each applied decision as approval_decided', async () => {
+    const everyRun: RunnerEvent[] = [];
+    const { runner, store } = setup({
+      batonYml: yml('lookup_order, cancel_order'),
+      runner: { onEvent: (e) => void everyRun.push(e) },
+      script: [
+        {
+          toolCalls: [
+            { name: 'lookup_order', arguments: { order_id: 'SECRET-1' } },
+            { name: 'cancel_order', arguments: { order_id: 'SECRET-2' } },
+          ],
+        },
+        { message: 'done' },
+      ],
+    });
+    const thisCall: RunnerEvent[] = [];
+    const paused = await runner.run({ agentId: AGENT, input: 'do both', onEvent: (e) => void thisCall.push(e) });
+    expect(paused.status).toBe('requires_action');
+    const action = paused.required_action!;
+    const required = thisCall.filter((e) => e.type === 'approval_required');
+    expect(required).toEqual([
+      {
+        type: 'approval_required',
+        thread_id: paused.thread_id,
+        run_id: paused.run_id,
+        agent_id: AGENT,
+        approvals: action.approvals.map((a) => ({ id: a.id, tool_name: a.tool_name })),
+        expires_at: action.expires_at,
+      },
+    ]);
+    // The unchecked arguments stay in required_action, never in an event.
+    expect(JSON.stringify(thisCall)).not.toContain('SECRET');
+    // Sent once the run is kept, before its run_end (status requires_action).
+    const types = thisCall.map((e) => e.type);
+    expect(types.indexOf('approval_required')).toBeLessThan(types.lastIndexOf('run_end'));
+    expect(thisCall.at(-1)).toMatchObject({ type: 'run_end', run_id: paused.run_id, status: 'requires_action' });
+    expect((await store.listSuspendedRuns!(paused.thread_id)).map((r) => r.runId)).toEqual([paused.run_id]);
+    expect(everyRun.filter((e) => e.type === 'approval_required')).toEqual(required);
+
+    everyRun.length = 0;
+    const [first, second] = action.approvals;
+    const done = await runner.submitApprovals({ runId: paused.run_id, decisions: [{ id: second!.id, approve: false, reason: 'no' }, { id: first!.id, approve: true }] });
+    expect(done.status).toBe('completed');
+    const decided = everyRun.filter((e) => e.type === 'approval_decided');
+    // In the order of the state's waiting calls; before the approved tool runs.
+    expect(decided).toEqual([
+      { type: 'approval_decided', run_id: paused.run_id, id: first!.id, approved: true },
+      { type: 'approval_decided', run_id: paused.run_id, id: second!.id, approved: false },
+    ]);
+    const resumedTypes = everyRun.map((e) => e.type);
+    expect(resumedTypes.lastIndexOf('approval_decided')).toBeLessThan(resumedTypes.indexOf('tool_start'));
+    expect(everyRun.filter((e) => e.type === 'tool_start').map((e) => (e as { name: string }).name)).toEqual(['lookup_order']);
+    expect(everyRun.some((e) => e.type === 'approval_required')).toBe(false);
+  });
+
+  it('announces no decision when the paused state does not match its approvals, even after a first call matched', async () => {
+    const events: RunnerEvent[] = [];
+    const store = createMemoryThreadStore();
+    const { runner, calls } = setup({
+      batonYml: yml('lookup_order, cancel_order'),
+      store,
+      runner: { onEvent: (e) => void events.push(e) },
+      script: [{ toolCalls: [{ name: 'lookup_order', arguments: { order_id: '1' } }, { name: 'cancel_order', arguments: { order_id: '2' } }] }, { message: 'done' }],
+    });
+    const paused = await runner.run({ agentId: AGENT, input: 'do both' });
+    const kept = (await store.getSuspendedRun!(paused.run_id))!;
+    // Someone with write access to the store points the second approval at another call.
+    await store.saveSuspendedRun!({ ...kept, approvals: kept.approvals.map((a, i) => (i === 1 ? { ...a, callId: 'call_elsewhere' } : a)) });
+    events.length = 0;
+    const failed = await runner.submitApprovals({ runId: paused.run_id, decisions: kept.approvals.map((a) => ({ id: a.id, approve: true })) });
+    expect(failed.status).toBe('failed');
+    expect(failed.error?.code).toBe('APPROVAL_STATE_INVALID');
+    expect(events.filter((e) => e.type === 'approval_decided')).toEqual([]);
+    expect(calls).toEqual([]);
   });
 });

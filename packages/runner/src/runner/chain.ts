@@ -197,8 +197,8 @@ async function runSteps(ctx: RunnerContext, options: ChainOptions, progress: Cha
     resuming = undefined;
     try {
       outcome = resumeNow
-        ? await withAbort(signal, launchAgent(ctx, call, run, input, undefined, signal, resumeNow))
-        : (await withAbort(signal, checkInputAndLaunch(ctx, call, run, input, prepared))).outcome;
+        ? await withAbort(signal, launchAgent(ctx, { call, run, input, prepared: undefined, signal, resume: resumeNow }))
+        : (await withAbort(signal, checkInputAndLaunch(ctx, { call, run, input, prepared }))).outcome;
     } catch (error) {
       if (!signal.aborted) {
         const info = toErrorInfo(error, 'RUNNER_ERROR');

@@ -5,8 +5,21 @@ import type { AgentRunOutcome } from './in-process-agent.js';
 import { InputBlockedDuringRace, launchAgent } from './launch.js';
 import type { PreparedHandoff } from './types.js';
 
-/** AGENT_INPUT (blocking or racing), then the agent itself. */
-export async function checkInputAndLaunch(ctx: RunnerContext, call: CallState, run: AgentRunState, input: string, prepared: PreparedHandoff | undefined): Promise<{ outcome: AgentRunOutcome; input: string }> {
+/** A fresh agent run whose input has not been checked yet. */
+export interface InputCheckOptions {
+  /** The call it belongs to. */
+  call: CallState;
+  /** The run, already created. */
+  run: AgentRunState;
+  /** The input before the AGENT_INPUT check. */
+  input: string;
+  /** What a handoff gate prepared for this run, if one did. */
+  prepared: PreparedHandoff | undefined;
+}
+
+/** AGENT_INPUT (blocking or racing), then the agent itself; `input` is what the agent was given. */
+export async function checkInputAndLaunch(ctx: RunnerContext, options: InputCheckOptions): Promise<{ outcome: AgentRunOutcome; input: string }> {
+  const { call, run, input, prepared } = options;
   const agentId = run.agent.manifest.id;
   const check = checkGuardrail(call.guard, {
     actionType: 'AGENT_INPUT',
@@ -36,18 +49,18 @@ export async function checkInputAndLaunch(ctx: RunnerContext, call: CallState, r
     void gate.then((ok) => {
       if (!ok) raceController.abort(new InputBlockedDuringRace('AGENT_INPUT', 'BLOCK', 'input blocked by guardrail'));
     });
-    const running = launchAgent(ctx, call, { ...run, inputGate: gate }, input, prepared, AbortSignal.any([call.signal, raceController.signal]));
+    const running = launchAgent(ctx, { call, run: { ...run, inputGate: gate }, input, prepared, signal: AbortSignal.any([call.signal, raceController.signal]) });
     const decided = await check;
     if (decided.decision === 'ALLOW' && (await gate)) return { outcome: await running, input };
     await running.catch(() => undefined);
     if (decided.decision === 'BLOCK') return { outcome: blocked(decided.reasonCode, decided.reasonMessage), input };
     // MODIFY: the raced call saw the unmodified input, so start over with the redacted one.
     await recordInput(decided.payload);
-    return { outcome: await launchAgent(ctx, call, run, decided.payload, prepared, call.signal), input: decided.payload };
+    return { outcome: await launchAgent(ctx, { call, run, input: decided.payload, prepared, signal: call.signal }), input: decided.payload };
   }
 
   const decided = await check;
   if (decided.decision === 'BLOCK') return { outcome: blocked(decided.reasonCode, decided.reasonMessage), input };
   await recordInput(decided.payload);
-  return { outcome: await launchAgent(ctx, call, run, decided.payload, prepared, call.signal), input: decided.payload };
+  return { outcome: await launchAgent(ctx, { call, run, input: decided.payload, prepared, signal: call.signal }), input: decided.payload };
 }

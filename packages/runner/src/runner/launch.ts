@@ -19,16 +19,25 @@ export interface ResumingRun {
   suspended: SuspendedRun;
 }
 
+/** One agent run to start. */
+export interface LaunchOptions {
+  /** The call it belongs to. */
+  call: CallState;
+  /** The run, already created. */
+  run: AgentRunState;
+  /** The input as checked (empty when resuming). */
+  input: string;
+  /** What a handoff gate prepared for this run, if one did. */
+  prepared: PreparedHandoff | undefined;
+  /** The call's signal, or a racing input check's on top of it. */
+  signal: AbortSignal;
+  /** Continue this paused run instead of starting fresh. */
+  resume?: ResumingRun;
+}
+
 /** Starts one agent run in its deployment mode (subprocess or in-process, fresh or resumed). */
-export function launchAgent(
-  ctx: RunnerContext,
-  call: CallState,
-  run: AgentRunState,
-  input: string,
-  prepared: PreparedHandoff | undefined,
-  signal: AbortSignal,
-  resume?: ResumingRun,
-): Promise<AgentRunOutcome> {
+export function launchAgent(ctx: RunnerContext, options: LaunchOptions): Promise<AgentRunOutcome> {
+  const { call, run, input, prepared, signal, resume } = options;
   if (run.agent.deployment.mode === 'subprocess') return call.writes.flush().then(() => runSubprocessAgent(call, run, input, { signal, ...(prepared ? { prepared } : {}) }));
   const onRecipient = prepared?.onRecipientModelRequest?.bind(prepared);
   const { refused, ...hooks } = approvalHooks(ctx, call, run, resume);

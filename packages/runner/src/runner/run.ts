@@ -59,6 +59,7 @@ export async function resumeRun(ctx: RunnerContext, request: SubmitApprovalsRequ
       ...(request.traceparent ? { traceparent: request.traceparent } : {}),
       ...(request.tracestate ? { tracestate: request.tracestate } : {}),
       ...(request.signal ? { signal: request.signal } : {}),
+      ...(request.onEvent ? { onEvent: request.onEvent } : {}),
     },
     entry,
     plan,

@@ -72,6 +72,8 @@ export interface SubmitApprovalsRequest {
   traceparent?: string;
   tracestate?: string;
   signal?: AbortSignal;
+  /** This call's events (`approval_decided`, then the resumed run's), as `RunRequest.onEvent`. */
+  onEvent?: RunnerEventListener;
 }
 
 /** Sink for every model request as sent (capture, audit). */

@@ -186,7 +186,7 @@ describe('resumable approvals over HTTP', () => {
     const done = await call(s.url, TOKEN_A, 'POST', approvalsPath(paused.runId), { decisions: [{ id: paused.approvalId, approve: true }] });
     expect(done.status).toBe(200);
     expect(done.body).toMatchObject({ status: 'completed', run_id: paused.runId, thread_id: paused.threadId, response: 'After the refund step: refunded 25 on ORD-1' });
-    expect(s.refunds).toEqual([{ args: { order_id: 'ORD-1', amount: 25 }, approval: { id: paused.approvalId, approved: true } }]);
+    expect(s.refunds).toEqual([{ arguments: { order_id: 'ORD-1', amount: 25 }, approval: { id: paused.approvalId, approved: true } }]);
 
     const after = await call(s.url, TOKEN_A, 'GET', `/v1/threads/${paused.threadId}`);
     expect(after.body.pending_approvals).toEqual([]);

@@ -101,11 +101,11 @@ describe('Runner approvals', () => {
     });
     const paused = await runner.run({ agentId: AGENT, input: 'delegate' });
     expect(paused.status).toBe('requires_action');
-    expect(ran).toEqual([{ args: { requires_approval: false }, approval: undefined }]);
+    expect(ran).toEqual([{ arguments: { requires_approval: false }, approval: undefined }]);
     const id = paused.required_action!.approvals[0]!.id;
     const done = await runner.submitApprovals({ runId: paused.run_id, decisions: [{ id, approve: true }] });
     expect(done.status).toBe('completed');
-    expect(ran[1]).toEqual({ args: { requires_approval: true }, approval: { id, approved: true } });
+    expect(ran[1]).toEqual({ arguments: { requires_approval: true }, approval: { id, approved: true } });
   });
 
   it('treats a policy that throws as "needs approval" (fail closed)', async () => {
@@ -197,8 +197,15 @@ describe('Runner approvals', () => {
 
     everyRun.length = 0;
     const [first, second] = action.approvals;
-    const done = await runner.submitApprovals({ runId: paused.run_id, decisions: [{ id: second!.id, approve: false, reason: 'no' }, { id: first!.id, approve: true }] });
+    const decisionCall: RunnerEvent[] = [];
+    const done = await runner.submitApprovals({
+      runId: paused.run_id,
+      decisions: [{ id: second!.id, approve: false, reason: 'no' }, { id: first!.id, approve: true }],
+      onEvent: (e) => void decisionCall.push(e),
+    });
     expect(done.status).toBe('completed');
+    // The deciding call hears the same events as the runner-wide listener.
+    expect(decisionCall).toEqual(everyRun);
     const decided = everyRun.filter((e) => e.type === 'approval_decided');
     // In the order of the state's waiting calls; before the approved tool runs.
     expect(decided).toEqual([

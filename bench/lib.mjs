@@ -37,10 +37,13 @@ export function summarize(samples) {
 
 /** Times a child process from spawn to exit, `iterations` times after `warmup` runs. Milliseconds. */
 export async function measureSpawn(command, args, { warmup = 2, iterations = 15, cwd = REPO_ROOT, env } = {}) {
-  return measure(() => {
-    const result = spawnSync(command, args, { cwd, env: env ?? process.env, stdio: 'ignore', timeout: 60_000 });
-    if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${result.status ?? result.signal}`);
-  }, { warmup, iterations });
+  return measure(
+    () => {
+      const result = spawnSync(command, args, { cwd, env: env ?? process.env, stdio: 'ignore', timeout: 60_000 });
+      if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${result.status ?? result.signal}`);
+    },
+    { warmup, iterations },
+  );
 }
 
 /** Rounds for display: 3 significant digits, at most 3 decimals. */
@@ -66,7 +69,12 @@ export function printTable(rows, { title } = {}) {
 export async function writeResult(name, data) {
   await mkdir(RESULTS_DIR, { recursive: true });
   const file = join(RESULTS_DIR, `${name}.json`);
-  const machine = { node: process.version, platform: `${process.platform}-${process.arch}`, cpus: cpus().length, loadavg: loadavg().map(round) };
+  const machine = {
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    cpus: cpus().length,
+    loadavg: loadavg().map(round),
+  };
   await writeFile(file, `${JSON.stringify({ name, measured_at: new Date().toISOString(), machine, ...data }, null, 2)}\n`);
   return file;
 }

@@ -131,12 +131,18 @@ export function checkWorkspace(root = ROOT) {
   const rootPkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const rootDev = new Set(Object.keys(rootPkg.devDependencies ?? {}));
   const dirs = ['packages', 'apps'].flatMap((group) =>
-    existsSync(join(root, group)) ? readdirSync(join(root, group)).map((d) => join(root, group, d)).filter((d) => existsSync(join(d, 'package.json'))) : [],
+    existsSync(join(root, group))
+      ? readdirSync(join(root, group))
+          .map((d) => join(root, group, d))
+          .filter((d) => existsSync(join(d, 'package.json')))
+      : [],
   );
-  const manifests = new Map(dirs.map((d) => {
-    const pkg = JSON.parse(readFileSync(join(d, 'package.json'), 'utf8'));
-    return [pkg.name, pkg];
-  }));
+  const manifests = new Map(
+    dirs.map((d) => {
+      const pkg = JSON.parse(readFileSync(join(d, 'package.json'), 'utf8'));
+      return [pkg.name, pkg];
+    }),
+  );
   const versions = new Map([...manifests].map(([name, pkg]) => [name, pkg.version]));
   const problems = [];
   for (const dir of dirs) {
@@ -151,14 +157,21 @@ export function checkWorkspace(root = ROOT) {
     const testImports = importsIn(join(dir, 'test'), pkg.name);
     for (const [name, file] of srcImports) {
       if (!(name in deps) && !(name in peers)) {
-        problems.push(`${file}: imports ${name}, which ${pkgFile} does not list in dependencies${name in devs ? ' (only in devDependencies)' : ''}`);
+        problems.push(
+          `${file}: imports ${name}, which ${pkgFile} does not list in dependencies${name in devs ? ' (only in devDependencies)' : ''}`,
+        );
       }
     }
     // A dependency nothing imports is still right when it installs an optional peer of a
     // @baton/* dependency (e.g. the CLI brings the OTLP exporter that @baton/tracing loads lazily).
-    const peerProvided = new Set(Object.keys(deps).filter((d) => d.startsWith('@baton/')).flatMap((d) => Object.keys(manifests.get(d)?.peerDependencies ?? {})));
+    const peerProvided = new Set(
+      Object.keys(deps)
+        .filter((d) => d.startsWith('@baton/'))
+        .flatMap((d) => Object.keys(manifests.get(d)?.peerDependencies ?? {})),
+    );
     for (const name of Object.keys(deps)) {
-      if (!srcImports.has(name) && !peerProvided.has(name)) problems.push(`${pkgFile}: declares dependency ${name}, which nothing in src/ imports (move it to devDependencies or remove it)`);
+      if (!srcImports.has(name) && !peerProvided.has(name))
+        problems.push(`${pkgFile}: declares dependency ${name}, which nothing in src/ imports (move it to devDependencies or remove it)`);
     }
     for (const [name, file] of testImports) {
       if (!(name in deps) && !(name in peers) && !(name in devs) && !rootDev.has(name)) {
@@ -172,13 +185,17 @@ export function checkWorkspace(root = ROOT) {
       if (!name.startsWith('@baton/') || level === undefined) continue;
       const other = LEVELS[name];
       if (other === undefined || other > level || (other === level && !isTest)) {
-        problems.push(`${file}: ${pkg.name} imports ${name}, which comes ${other === level ? 'at the same level as' : 'after'} it in the dependency order (manifest → tracing → packets, guardrail-server, guardrail-client → runner → skills, queue → cli → demo)`);
+        problems.push(
+          `${file}: ${pkg.name} imports ${name}, which comes ${other === level ? 'at the same level as' : 'after'} it in the dependency order (manifest → tracing → packets, guardrail-server, guardrail-client → runner → skills, queue → cli → demo)`,
+        );
       }
     }
     const own = pkg.engines?.node ? nodeFloor(pkg.engines.node) : undefined;
     const needed = strictestDependencyFloor(pkg, dir, root);
     if (needed && (!own || own[0] < needed.floor[0] || (own[0] === needed.floor[0] && own[1] < needed.floor[1]))) {
-      problems.push(`${pkgFile}: engines.node ${JSON.stringify(pkg.engines?.node ?? '(none)')} admits Node ${own ? own.join('.') : 'any'}, but its dependency ${needed.by} needs ${needed.floor.join('.')}`);
+      problems.push(
+        `${pkgFile}: engines.node ${JSON.stringify(pkg.engines?.node ?? '(none)')} admits Node ${own ? own.join('.') : 'any'}, but its dependency ${needed.by} needs ${needed.floor.join('.')}`,
+      );
     }
     for (const [name, range] of Object.entries({ ...deps, ...peers, ...devs })) {
       if (name.startsWith('@baton/') && versions.has(name) && !satisfiesCaret(range, versions.get(name))) {

@@ -44,7 +44,13 @@ export function documentedCodes(readme) {
     if (heading && heading[1].length <= level) break;
     section.push(line);
   }
-  const cells = (line) => line.trim().replace(/^\|/, '').replace(/\|$/, '').split('|').map((c) => c.trim());
+  const cells = (line) =>
+    line
+      .trim()
+      .replace(/^\|/, '')
+      .replace(/\|$/, '')
+      .split('|')
+      .map((c) => c.trim());
   const headerAt = section.findIndex((l) => l.trim().startsWith('|') && cells(l).some((c) => c.toLowerCase() === 'code'));
   if (headerAt < 0) return { error: 'the Errors section has no table with a "code" column' };
   const header = cells(section[headerAt]).map((c) => c.toLowerCase());
@@ -94,16 +100,21 @@ async function main() {
       continue;
     }
     const mod = await import(pathToFileURL(built).href);
-    const registries = Object.entries(mod).filter(([k, v]) => /_ERROR_CODES$/.test(k) && typeof v === 'object' && v !== null && !Array.isArray(v));
+    const registries = Object.entries(mod).filter(
+      ([k, v]) => /_ERROR_CODES$/.test(k) && typeof v === 'object' && v !== null && !Array.isArray(v),
+    );
     if (registries.length !== 1) {
-      problems.push(`${name}: src/errors.ts must export exactly one *_ERROR_CODES registry (found ${registries.map(([k]) => k).join(', ') || 'none'})`);
+      problems.push(
+        `${name}: src/errors.ts must export exactly one *_ERROR_CODES registry (found ${registries.map(([k]) => k).join(', ') || 'none'})`,
+      );
       continue;
     }
     const [registryName, table] = registries[0];
     const registry = new Map(Object.entries(table));
     for (const [code, kind] of registry) {
       if (!CODE.test(code)) problems.push(`${name}: ${registryName}: ${JSON.stringify(code)} is not a snake-case code`);
-      if (!KINDS.has(kind)) problems.push(`${name}: ${registryName}.${code}: kind ${JSON.stringify(kind)} is not one of ${[...KINDS].join(', ')}`);
+      if (!KINDS.has(kind))
+        problems.push(`${name}: ${registryName}.${code}: kind ${JSON.stringify(kind)} is not one of ${[...KINDS].join(', ')}`);
     }
     for (const code of registry.keys()) everyCode.set(code, name);
     checks.push({ name, registryName, registry, src: join(pkgDir, 'src') });
@@ -116,9 +127,11 @@ async function main() {
     for (const p of doc.problems) problems.push(`${name}: README.md: ${p}`);
     for (const [code, kind] of registry) {
       if (!doc.codes.has(code)) problems.push(`${name}: ${code} (in ${registryName}) is not in the README errors table`);
-      else if (doc.codes.get(code) !== kind) problems.push(`${name}: the README errors table says ${code} is ${doc.codes.get(code)}; ${registryName} says ${kind}`);
+      else if (doc.codes.get(code) !== kind)
+        problems.push(`${name}: the README errors table says ${code} is ${doc.codes.get(code)}; ${registryName} says ${kind}`);
     }
-    for (const code of doc.codes.keys()) if (!registry.has(code)) problems.push(`${name}: the README errors table lists ${code}, which ${registryName} does not have`);
+    for (const code of doc.codes.keys())
+      if (!registry.has(code)) problems.push(`${name}: the README errors table lists ${code}, which ${registryName} does not have`);
   }
   for (const { name, registryName, registry, src } of checks) {
     for (const [code, where] of thrownLiterals(src)) {

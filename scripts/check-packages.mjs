@@ -101,16 +101,30 @@ async function main() {
         mkdirSync(project);
         const set = [...closure(pkg.name)];
         const dependencies = Object.fromEntries(set.map((n) => [n, `file:${tarballOf.get(n)}`]));
-        writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'baton-install-check', version: '1.0.0', private: true, type: 'module', dependencies }, null, 2));
+        writeFileSync(
+          join(project, 'package.json'),
+          JSON.stringify({ name: 'baton-install-check', version: '1.0.0', private: true, type: 'module', dependencies }, null, 2),
+        );
         try {
-          await run('npm', ['install', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error'], project);
+          await run(
+            'npm',
+            ['install', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error'],
+            project,
+          );
         } catch (error) {
-          problems.push(`${pkg.name}: npm install of ${set.join(', ')} failed: ${String(error.stderr ?? error).trim().split('\n').slice(-3).join(' / ')}`);
+          problems.push(
+            `${pkg.name}: npm install of ${set.join(', ')} failed: ${String(error.stderr ?? error)
+              .trim()
+              .split('\n')
+              .slice(-3)
+              .join(' / ')}`,
+          );
           continue;
         }
         const bytes = installedBytes(join(project, 'node_modules'));
         const limit = SIZE_LIMITS[pkg.name];
-        if (limit !== undefined && bytes > limit) problems.push(`${pkg.name}: installs ${(bytes / MB).toFixed(1)} MB, more than its ${limit / MB} MB limit`);
+        if (limit !== undefined && bytes > limit)
+          problems.push(`${pkg.name}: installs ${(bytes / MB).toFixed(1)} MB, more than its ${limit / MB} MB limit`);
         const example = firstJsExample(readFileSync(join(dir, 'README.md'), 'utf8'));
         let ran = 'no example';
         if (example === undefined) {
@@ -122,7 +136,13 @@ async function main() {
             ran = 'ok';
           } catch (error) {
             ran = 'FAILED';
-            problems.push(`${pkg.name}: its README example failed: ${String(error.stderr || error.message).trim().split('\n').slice(0, 4).join(' / ')}`);
+            problems.push(
+              `${pkg.name}: its README example failed: ${String(error.stderr || error.message)
+                .trim()
+                .split('\n')
+                .slice(0, 4)
+                .join(' / ')}`,
+            );
           }
         }
         rows.push({ name: pkg.name, bytes, limit, set: set.length, ran });
@@ -132,7 +152,9 @@ async function main() {
     rows.sort((a, b) => a.name.localeCompare(b.name));
     console.log('package                    installed   limit   @baton/* tarballs   README example');
     for (const r of rows) {
-      console.log(`${r.name.padEnd(26)} ${(r.bytes / MB).toFixed(1).padStart(7)} MB ${(r.limit ? `${r.limit / MB} MB` : '-').padStart(7)}   ${String(r.set).padStart(17)}   ${r.ran}`);
+      console.log(
+        `${r.name.padEnd(26)} ${(r.bytes / MB).toFixed(1).padStart(7)} MB ${(r.limit ? `${r.limit / MB} MB` : '-').padStart(7)}   ${String(r.set).padStart(17)}   ${r.ran}`,
+      );
     }
   } finally {
     rmSync(work, { recursive: true, force: true });

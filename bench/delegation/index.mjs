@@ -25,7 +25,9 @@ const DEPTH_SAMPLES = Number(process.env.BENCH_DEPTH_SAMPLES ?? 5);
 const readPkg = `let raw = ''; process.stdin.setEncoding('utf8'); process.stdin.on('data', (c) => (raw += c));
 await new Promise((r) => process.stdin.on('end', r)); const pkg = JSON.parse(raw);`;
 /** Delegation refuses to run without a guardrail; the bench measures the process path, so it allows everything. */
-const ALLOW = { validate: async (r) => ({ action_id: r.action_id, decision: 'ALLOW', reason_code: 'BENCH_ALLOW', reason_message: 'bench guardrail' }) };
+const ALLOW = {
+  validate: async (r) => ({ action_id: r.action_id, decision: 'ALLOW', reason_code: 'BENCH_ALLOW', reason_message: 'bench guardrail' }),
+};
 const SKILLS = {
   sleeper: `${readPkg}
 await new Promise((r) => setTimeout(r, pkg.payload.ms));
@@ -48,7 +50,10 @@ async function makeSkills() {
     await writeFile(path.join(dir, name, 'skill.mjs'), source);
     // Nesters start processes (the next skill): under Node's permission model that needs subprocess_exec.
     const capabilities = name.startsWith('nester') ? ['fs_read', 'subprocess_exec'] : ['fs_read'];
-    await writeFile(path.join(dir, name, 'manifest.json'), JSON.stringify({ skill_name: name, version: '1.0.0', entry_point: 'skill.mjs', input_schema: {}, output_schema: {}, capabilities }));
+    await writeFile(
+      path.join(dir, name, 'manifest.json'),
+      JSON.stringify({ skill_name: name, version: '1.0.0', entry_point: 'skill.mjs', input_schema: {}, output_schema: {}, capabilities }),
+    );
   }
   return dir;
 }
@@ -82,16 +87,40 @@ export default async function run() {
     const parallelRows = [
       { case: `1 delegation alone (${WORK_MS} ms work)`, median_ms: single.median, p99_ms: single.p99 },
       { case: `${PARALLEL} in parallel: total`, median_ms: totals.median, p99_ms: totals.max },
-      { case: `${PARALLEL} in parallel: slowest one`, median_ms: summarize(rounds.map((r) => r.slowest)).median, p99_ms: summarize(rounds.map((r) => r.slowest)).max },
-      { case: `${PARALLEL} in parallel: fastest one`, median_ms: summarize(rounds.map((r) => r.fastest)).median, p99_ms: summarize(rounds.map((r) => r.fastest)).max },
+      {
+        case: `${PARALLEL} in parallel: slowest one`,
+        median_ms: summarize(rounds.map((r) => r.slowest)).median,
+        p99_ms: summarize(rounds.map((r) => r.slowest)).max,
+      },
+      {
+        case: `${PARALLEL} in parallel: fastest one`,
+        median_ms: summarize(rounds.map((r) => r.fastest)).median,
+        p99_ms: summarize(rounds.map((r) => r.fastest)).max,
+      },
     ];
     printTable(parallelRows, { title: `${PARALLEL} subagents in parallel, ${ROUNDS} rounds (target: total <= 1.3x slowest)` });
-    process.stdout.write(`total / slowest: median ${round(ratioSlowest.median)}x, worst ${round(ratioSlowest.max)}x; total / one alone: ${round(totals.median / single.median)}x\n`);
+    process.stdout.write(
+      `total / slowest: median ${round(ratioSlowest.median)}x, worst ${round(ratioSlowest.max)}x; total / one alone: ${round(totals.median / single.median)}x\n`,
+    );
 
     // Depth overhead.
     const leafCmd = { command: process.execPath, args: [path.join(skillsDir, 'leaf', 'skill.mjs')] };
-    const pkg = { task_id: 'b', subagent_type: 'leaf', instruction_set: 'x', payload: {}, success_criteria: [], constraints: { max_iterations: 1, timeout_ms: 60000, capabilities: [] }, requires_approval: false, depth: 1, max_depth: 3, lineage: [] };
-    const bare = await measure(() => spawnJsonProcess({ ...leafCmd, input: pkg, cwd: workspace, timeoutMs: 60000 }), { warmup: 1, iterations: DEPTH_SAMPLES });
+    const pkg = {
+      task_id: 'b',
+      subagent_type: 'leaf',
+      instruction_set: 'x',
+      payload: {},
+      success_criteria: [],
+      constraints: { max_iterations: 1, timeout_ms: 60000, capabilities: [] },
+      requires_approval: false,
+      depth: 1,
+      max_depth: 3,
+      lineage: [],
+    };
+    const bare = await measure(() => spawnJsonProcess({ ...leafCmd, input: pkg, cwd: workspace, timeoutMs: 60000 }), {
+      warmup: 1,
+      iterations: DEPTH_SAMPLES,
+    });
     const depthCase = async (chain) => {
       const [first, ...rest] = chain;
       return measure(
@@ -108,8 +137,18 @@ export default async function run() {
     const depthRows = [
       { case: 'bare spawnJsonProcess of the leaf skill', median_ms: bare.median, p99_ms: bare.p99, over_previous_ms: 0 },
       { case: 'depth 1: delegate -> leaf', median_ms: depth1.median, p99_ms: depth1.p99, over_previous_ms: depth1.median - bare.median },
-      { case: 'depth 2: delegate -> nester -> leaf', median_ms: depth2.median, p99_ms: depth2.p99, over_previous_ms: depth2.median - depth1.median },
-      { case: 'depth 3: delegate -> nester -> nester -> leaf', median_ms: depth3.median, p99_ms: depth3.p99, over_previous_ms: depth3.median - depth2.median },
+      {
+        case: 'depth 2: delegate -> nester -> leaf',
+        median_ms: depth2.median,
+        p99_ms: depth2.p99,
+        over_previous_ms: depth2.median - depth1.median,
+      },
+      {
+        case: 'depth 3: delegate -> nester -> nester -> leaf',
+        median_ms: depth3.median,
+        p99_ms: depth3.p99,
+        over_previous_ms: depth3.median - depth2.median,
+      },
     ];
     printTable(depthRows, { title: `Overhead per delegation level (${DEPTH_SAMPLES} samples each)` });
 
@@ -131,7 +170,12 @@ export default async function run() {
         { warmup: 1, iterations: DEPTH_SAMPLES },
       );
       noneMedian ??= m.median;
-      confinementRows.push({ case: `${mechanism}${info.landlock ? ' + Landlock' : ''}`, median_ms: m.median, p99_ms: m.p99, over_none: round(m.median / noneMedian) });
+      confinementRows.push({
+        case: `${mechanism}${info.landlock ? ' + Landlock' : ''}`,
+        median_ms: m.median,
+        p99_ms: m.p99,
+        over_none: round(m.median / noneMedian),
+      });
       await dm.shutdown();
     }
     printTable(confinementRows, { title: `Confinement: delegate -> leaf per mechanism (${DEPTH_SAMPLES} samples each; ratio to none)` });
@@ -145,8 +189,19 @@ export default async function run() {
         total_over_slowest: { median: round(ratioSlowest.median), worst: round(ratioSlowest.max), target: 1.3 },
         total_over_single_alone: round(totals.median / single.median),
       },
-      depth: { bare_spawn_ms: bare, depth1_ms: depth1, depth2_ms: depth2, depth3_ms: depth3, per_level_ms: depthRows.slice(1).map((r) => round(r.over_previous_ms)) },
-      confinement: confinementRows.map((r) => ({ mechanism: r.case, median_ms: round(r.median_ms), p99_ms: round(r.p99_ms), over_none: r.over_none })),
+      depth: {
+        bare_spawn_ms: bare,
+        depth1_ms: depth1,
+        depth2_ms: depth2,
+        depth3_ms: depth3,
+        per_level_ms: depthRows.slice(1).map((r) => round(r.over_previous_ms)),
+      },
+      confinement: confinementRows.map((r) => ({
+        mechanism: r.case,
+        median_ms: round(r.median_ms),
+        p99_ms: round(r.p99_ms),
+        over_none: r.over_none,
+      })),
     });
     process.stdout.write(`wrote ${file}\n`);
     await d.shutdown();

@@ -13,7 +13,9 @@ const gitDir = process.env.BATON_GITLEAKS_GIT ?? '/work/.mirror/gitleaks+gitleak
 const out = process.env.BATON_TUNING_DIR ?? '/work/tuning';
 const git = (...a) => execFileSync('git', ['--git-dir', gitDir, ...a], { encoding: 'utf8', maxBuffer: 64 << 20 });
 const commit = git('rev-parse', 'HEAD').trim();
-const files = git('ls-tree', '-r', '--name-only', 'HEAD', '--', 'cmd/generate/config/rules').split('\n').filter((f) => f.endsWith('.go') && !f.endsWith('_test.go'));
+const files = git('ls-tree', '-r', '--name-only', 'HEAD', '--', 'cmd/generate/config/rules')
+  .split('\n')
+  .filter((f) => f.endsWith('.go') && !f.endsWith('_test.go'));
 
 // Go string literals: `raw` or "interpreted" (with \" \\ \n escapes).
 const LIT = /`([^`]*)`|"((?:[^"\\\n]|\\.)*)"/g;
@@ -31,12 +33,20 @@ function blocks(src, name) {
     let inStr = false;
     for (; i < src.length && depth > 0; i++) {
       const c = src[i];
-      if (inRaw) { if (c === '`') inRaw = false; continue; }
-      if (inStr) { if (c === '\\') i++; else if (c === '"') inStr = false; continue; }
+      if (inRaw) {
+        if (c === '`') inRaw = false;
+        continue;
+      }
+      if (inStr) {
+        if (c === '\\') i++;
+        else if (c === '"') inStr = false;
+        continue;
+      }
       if (c === '`') inRaw = true;
       else if (c === '"') inStr = true;
-      else if (c === '/' && src[i + 1] === '/') { while (i < src.length && src[i] !== '\n') i++; }
-      else if (c === '{' || c === '(') depth++;
+      else if (c === '/' && src[i + 1] === '/') {
+        while (i < src.length && src[i] !== '\n') i++;
+      } else if (c === '{' || c === '(') depth++;
       else if (c === '}' || c === ')') depth--;
     }
     res.push(src.slice(start, i - 1));
@@ -67,11 +77,24 @@ const rows = [];
 for (const f of files) {
   const src = git('show', `HEAD:${f}`);
   const rule = f.replace(/^.*\//, '').replace(/\.go$/, '');
-  for (const [name, label] of [['tps', 1], ['fps', 0]])
-    for (const b of blocks(src, name)) for (const text of literals(b)) rows.push({ id: `gl-${rows.length + 1}`, text, label, source: `gitleaks/${rule}`, family: label ? 'gitleaks tps' : 'gitleaks fps' });
+  for (const [name, label] of [
+    ['tps', 1],
+    ['fps', 0],
+  ])
+    for (const b of blocks(src, name))
+      for (const text of literals(b))
+        rows.push({
+          id: `gl-${rows.length + 1}`,
+          text,
+          label,
+          source: `gitleaks/${rule}`,
+          family: label ? 'gitleaks tps' : 'gitleaks fps',
+        });
 }
 mkdirSync(out, { recursive: true });
 const seen = new Set();
 const uniq = rows.filter((r) => (seen.has(r.text) ? false : (seen.add(r.text), true)));
 writeFileSync(join(out, 'secrets-gitleaks.jsonl'), uniq.map((r) => JSON.stringify(r)).join('\n') + '\n');
-console.log(`gitleaks ${commit}: ${uniq.filter((r) => r.label).length} positives, ${uniq.filter((r) => !r.label).length} negatives -> ${join(out, 'secrets-gitleaks.jsonl')}`);
+console.log(
+  `gitleaks ${commit}: ${uniq.filter((r) => r.label).length} positives, ${uniq.filter((r) => !r.label).length} negatives -> ${join(out, 'secrets-gitleaks.jsonl')}`,
+);

@@ -15,7 +15,9 @@ const gitDir = process.env.BATON_TRUFFLEHOG_GIT ?? '/work/.mirror/trufflesecurit
 const out = process.env.BATON_TUNING_DIR ?? '/work/tuning';
 const git = (...a) => execFileSync('git', ['--git-dir', gitDir, ...a], { encoding: 'utf8', maxBuffer: 256 << 20 });
 const commit = git('rev-parse', 'HEAD').trim();
-const files = git('ls-tree', '-r', '--name-only', 'HEAD', '--', 'pkg/detectors').split('\n').filter((f) => f.endsWith('_test.go') && !f.endsWith('_integration_test.go'));
+const files = git('ls-tree', '-r', '--name-only', 'HEAD', '--', 'pkg/detectors')
+  .split('\n')
+  .filter((f) => f.endsWith('_test.go') && !f.endsWith('_integration_test.go'));
 
 // `input: <literal>,` then, before the next `input:`, `want: []string{…non-empty…}`.
 const CASE = /\bname:\s*"([^"\n]*)"[^]*?\binput:\s*(`[^`]*`|"(?:[^"\\\n]|\\.)*")\s*,([^]*?)(?=\binput:|$)/g;
@@ -36,11 +38,19 @@ for (const f of files) {
     }
     text = text.replace(/^\n/, '').replace(/^\t+/gm, '');
     if (text.trim().length < 12) continue;
-    rows.push({ id: `th-${rows.length + 1}`, text, label, source: `trufflehog/${detector}`, family: label ? 'trufflehog valid pattern' : 'trufflehog invalid pattern' });
+    rows.push({
+      id: `th-${rows.length + 1}`,
+      text,
+      label,
+      source: `trufflehog/${detector}`,
+      family: label ? 'trufflehog valid pattern' : 'trufflehog invalid pattern',
+    });
   }
 }
 mkdirSync(out, { recursive: true });
 const seen = new Set();
 const uniq = rows.filter((r) => (seen.has(r.text) ? false : (seen.add(r.text), true)));
 writeFileSync(join(out, 'secrets-trufflehog.jsonl'), uniq.map((r) => JSON.stringify(r)).join('\n') + '\n');
-console.log(`trufflehog ${commit}: ${uniq.filter((r) => r.label).length} positives, ${uniq.filter((r) => !r.label).length} negatives from ${new Set(uniq.map((r) => r.source)).size} detectors -> ${join(out, 'secrets-trufflehog.jsonl')}`);
+console.log(
+  `trufflehog ${commit}: ${uniq.filter((r) => r.label).length} positives, ${uniq.filter((r) => !r.label).length} negatives from ${new Set(uniq.map((r) => r.source)).size} detectors -> ${join(out, 'secrets-trufflehog.jsonl')}`,
+);

@@ -19,9 +19,9 @@ const rows = [];
 let i = 0;
 for (const [country, national] of Object.entries(examples)) {
   const p = parsePhoneNumber(national, country);
-  for (const s of [p.formatNational(), p.formatInternational()]) rows.push({ id: `ph-${++i}`, text: frames[i % frames.length].replace('{}', s), label: 1, country, value: s });
+  for (const s of [p.formatNational(), p.formatInternational()])
+    rows.push({ id: `ph-${++i}`, text: frames[i % frames.length].replace('{}', s), label: 1, country, value: s });
 }
 mkdirSync(out, { recursive: true });
 writeFileSync(join(out, 'phones.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
 console.log(`wrote ${rows.length} rows to ${join(out, 'phones.jsonl')}`);
-

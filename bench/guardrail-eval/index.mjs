@@ -15,7 +15,10 @@ const EVAL_DIR = resolve(process.env.BATON_EVAL_DIR ?? join(REPO_ROOT, '..', 'sh
 const STRUCTURED = new Set(['EMAIL_ADDRESS', 'PHONE_NUMBER', 'US_SSN', 'CREDIT_CARD', 'IBAN_CODE', 'IP_ADDRESS']);
 
 function load(name) {
-  return readFileSync(join(EVAL_DIR, name), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+  return readFileSync(join(EVAL_DIR, name), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
 }
 
 async function tryImport(name) {
@@ -90,13 +93,38 @@ export default async function run() {
   // ---------------------------------------------------------------- injection
   const inj = load('injection.jsonl');
   const vardGuard = peersLoaded.vard.default ? peersLoaded.vard.default.moderate().maxLength(10_000_000) : undefined;
-  const llmGuard = peersLoaded.llmGuard.LLMGuard ? new peersLoaded.llmGuard.LLMGuard({ promptInjection: true, jailbreak: true, pii: false, profanity: false, toxicity: false, relevance: false }) : undefined;
+  const llmGuard = peersLoaded.llmGuard.LLMGuard
+    ? new peersLoaded.llmGuard.LLMGuard({
+        promptInjection: true,
+        jailbreak: true,
+        pii: false,
+        profanity: false,
+        toxicity: false,
+        relevance: false,
+      })
+    : undefined;
   const injEngines = {
-    'baton (classifier)': async (r) => baton.detectInjection(r.text, { actionType: r.kind === 'indirect' ? 'tool_output' : 'agent_input' }).flagged,
+    'baton (classifier)': async (r) =>
+      baton.detectInjection(r.text, { actionType: r.kind === 'indirect' ? 'tool_output' : 'agent_input' }).flagged,
     'baton (engine decision)': async (r) => {
-      const req = r.kind === 'indirect'
-        ? { action_id: '00000000-0000-4000-8000-000000000001', action_type: 'TOOL_OUTPUT', source_agent_id: 'io.bench.a', thread_id: `t-${r.id}`, trace: { trace_id: '0af7651916cd43dd8448eb211c80319c', span_id: 'b7ad6b7169203331' }, payload: { tool_call_id: 'c1', name: 'read_document', output: r.text } }
-        : { action_id: '00000000-0000-4000-8000-000000000001', action_type: 'AGENT_INPUT', source_agent_id: 'io.bench.a', thread_id: `t-${r.id}`, trace: { trace_id: '0af7651916cd43dd8448eb211c80319c', span_id: 'b7ad6b7169203331' }, payload: r.text };
+      const req =
+        r.kind === 'indirect'
+          ? {
+              action_id: '00000000-0000-4000-8000-000000000001',
+              action_type: 'TOOL_OUTPUT',
+              source_agent_id: 'io.bench.a',
+              thread_id: `t-${r.id}`,
+              trace: { trace_id: '0af7651916cd43dd8448eb211c80319c', span_id: 'b7ad6b7169203331' },
+              payload: { tool_call_id: 'c1', name: 'read_document', output: r.text },
+            }
+          : {
+              action_id: '00000000-0000-4000-8000-000000000001',
+              action_type: 'AGENT_INPUT',
+              source_agent_id: 'io.bench.a',
+              thread_id: `t-${r.id}`,
+              trace: { trace_id: '0af7651916cd43dd8448eb211c80319c', span_id: 'b7ad6b7169203331' },
+              payload: r.text,
+            };
       return engine.validateSync(req).decision !== 'ALLOW';
     },
   };
@@ -125,20 +153,31 @@ export default async function run() {
         add((byPos[`${r.meta.construction}/${r.meta.position ?? '-'}`] ??= counts()), r.label, flagged);
       }
     }
-    result.injection[name] = { all: rates(all), byKind: Object.fromEntries(Object.entries(byKind).map(([k, c]) => [k, rates(c)])), bipiaByCategory: Object.fromEntries(Object.entries(byCat).map(([k, c]) => [k, rates(c)])), bipiaByConstruction: Object.fromEntries(Object.entries(byPos).map(([k, c]) => [k, rates(c)])) };
+    result.injection[name] = {
+      all: rates(all),
+      byKind: Object.fromEntries(Object.entries(byKind).map(([k, c]) => [k, rates(c)])),
+      bipiaByCategory: Object.fromEntries(Object.entries(byCat).map(([k, c]) => [k, rates(c)])),
+      bipiaByConstruction: Object.fromEntries(Object.entries(byPos).map(([k, c]) => [k, rates(c)])),
+    };
     const row = { detector: name, recall: fmt(rates(all).recall), fpr: fmt(rates(all).fpr), f1: fmt(rates(all).f1) };
     for (const k of ['direct', 'indirect', 'jailbreak', 'extraction']) {
       const rr = rates(byKind[k] ?? counts());
       row[`${k} R/FPR`] = `${fmt(rr.recall)}/${fmt(rr.fpr)}`;
     }
     injRows.push(row);
-    for (const [cat, c] of Object.entries(byCat)) injByCategory.push({ detector: name, attack_category: cat, n: c.tp + c.fn, recall: fmt(rates(c).recall) });
+    for (const [cat, c] of Object.entries(byCat))
+      injByCategory.push({ detector: name, attack_category: cat, n: c.tp + c.fn, recall: fmt(rates(c).recall) });
   }
   printTable(injRows, { title: 'Prompt injection (injection.jsonl, DEV SET: tuned on, in the training corpus; row level)' });
-  printTable(injByCategory.filter((r) => r.detector === 'baton (classifier)'), { title: 'BIPIA recall per attack_category (baton classifier, dev set: tuned on)' });
+  printTable(
+    injByCategory.filter((r) => r.detector === 'baton (classifier)'),
+    { title: 'BIPIA recall per attack_category (baton classifier, dev set: tuned on)' },
+  );
   const { INJECTION_MODEL } = await import('../../packages/guardrail-server/dist/detectors/injection-model.generated.js');
   result.injection_classifier_test_split = INJECTION_MODEL.testSplit;
-  console.log(`injection model: ${INJECTION_MODEL.trainedOn}; thresholds ${JSON.stringify(INJECTION_MODEL.thresholds)}; in-distribution test-split AUC ${INJECTION_MODEL.testSplit.auc} (training corpus, same sources: not a held-out result)`);
+  console.log(
+    `injection model: ${INJECTION_MODEL.trainedOn}; thresholds ${JSON.stringify(INJECTION_MODEL.thresholds)}; in-distribution test-split AUC ${INJECTION_MODEL.testSplit.auc} (training corpus, same sources: not a held-out result)`,
+  );
   await runInjectionHeldOut(result, { baton, engine, peers: { vard: vardGuard, llmGuard } });
 
   // ---------------------------------------------------------------- PII
@@ -154,11 +193,23 @@ export default async function run() {
       return Object.entries(det).flatMap(([type, values]) => spansOfStrings(text, values).map((s) => ({ type, ...s })));
     };
   }
-  const redactor = peersLoaded.redactpii.Redactor ? new peersLoaded.redactpii.Redactor({ rules: { CREDIT_CARD: true, EMAIL: true, PHONE: true, SSN: true, NAME: false } }) : undefined;
-  const llmGuardPii = peersLoaded.llmGuard.LLMGuard ? new peersLoaded.llmGuard.LLMGuard({ pii: true, promptInjection: false, jailbreak: false, profanity: false, toxicity: false, relevance: false }) : undefined;
+  const redactor = peersLoaded.redactpii.Redactor
+    ? new peersLoaded.redactpii.Redactor({ rules: { CREDIT_CARD: true, EMAIL: true, PHONE: true, SSN: true, NAME: false } })
+    : undefined;
+  const llmGuardPii = peersLoaded.llmGuard.LLMGuard
+    ? new peersLoaded.llmGuard.LLMGuard({
+        pii: true,
+        promptInjection: false,
+        jailbreak: false,
+        profanity: false,
+        toxicity: false,
+        relevance: false,
+      })
+    : undefined;
   const piiRowEngines = { ...piiSpanEngines };
   if (redactor) piiRowEngines['@redactpii/node'] = async (text) => (redactor.hasPII(text) ? [{ type: '?', start: 0, end: 0 }] : []);
-  if (llmGuardPii) piiRowEngines['llm-guard pii'] = async (text) => (!(await llmGuardPii.validate(text)).isValid ? [{ type: '?', start: 0, end: 0 }] : []);
+  if (llmGuardPii)
+    piiRowEngines['llm-guard pii'] = async (text) => (!(await llmGuardPii.validate(text)).isValid ? [{ type: '?', start: 0, end: 0 }] : []);
 
   result.pii = {};
   const piiRows = [];
@@ -198,7 +249,11 @@ export default async function run() {
       const rc = c.tp + c.fn ? c.tp / (c.tp + c.fn) : 0;
       return { precision: p, recall: rc, f1: p + rc ? (2 * p * rc) / (p + rc) : 0 };
     };
-    result.pii[name] = { row: rates(row), span: spanLevel ? { ...prf(span), ...span } : null, perType: Object.fromEntries(Object.entries(perType).map(([k, c]) => [k, prf(c)])) };
+    result.pii[name] = {
+      row: rates(row),
+      span: spanLevel ? { ...prf(span), ...span } : null,
+      perType: Object.fromEntries(Object.entries(perType).map(([k, c]) => [k, prf(c)])),
+    };
     const rr = rates(row);
     const sp = spanLevel ? prf(span) : undefined;
     piiRows.push({
@@ -212,14 +267,17 @@ export default async function run() {
       ...(sp ? Object.fromEntries([...STRUCTURED].map((t) => [t, fmt(prf(perType[t] ?? { tp: 0, fp: 0, fn: 1 }).f1)])) : {}),
     });
   }
-  printTable(piiRows, { title: 'Structured PII (pii.jsonl, dev set; spans: overlap match with the same type; rows: has any structured PII)' });
+  printTable(piiRows, {
+    title: 'Structured PII (pii.jsonl, dev set; spans: overlap match with the same type; rows: has any structured PII)',
+  });
 
   // ---------------------------------------------------------------- secrets
   const sec = load('secrets.jsonl');
   const secEngines = { baton: async (t) => baton.detectSecrets(t).length > 0 };
   if (og.secretKeysCheck) {
     for (const threshold of ['balanced', 'permissive']) {
-      secEngines[`@openai/guardrails secret keys (${threshold})`] = async (t) => (await og.secretKeysCheck({}, t, { threshold })).tripwireTriggered;
+      secEngines[`@openai/guardrails secret keys (${threshold})`] = async (t) =>
+        (await og.secretKeysCheck({}, t, { threshold })).tripwireTriggered;
     }
   }
   result.secrets = {};
@@ -234,8 +292,21 @@ export default async function run() {
       add((bySource[r.source.split(':')[0]] ??= counts()), r.label, flagged);
       if (!(r.label === 0 && r.rule === 'gitleaks:gcp-api-key')) add(noGcpAllowlist, r.label, flagged);
     }
-    result.secrets[name] = { all: rates(all), bySource: Object.fromEntries(Object.entries(bySource).map(([k, c]) => [k, rates(c)])), excludingGitleaksGcpAllowlist: rates(noGcpAllowlist) };
-    secRows.push({ detector: name, recall: fmt(rates(all).recall), fpr: fmt(rates(all).fpr), f1: fmt(rates(all).f1), 'FPR w/o gcp allowlist rows': fmt(rates(noGcpAllowlist).fpr), ...Object.fromEntries(Object.entries(bySource).map(([k, c]) => [`${k.split('/').pop()} R/FPR`, `${fmt(rates(c).recall)}/${fmt(rates(c).fpr)}`])) });
+    result.secrets[name] = {
+      all: rates(all),
+      bySource: Object.fromEntries(Object.entries(bySource).map(([k, c]) => [k, rates(c)])),
+      excludingGitleaksGcpAllowlist: rates(noGcpAllowlist),
+    };
+    secRows.push({
+      detector: name,
+      recall: fmt(rates(all).recall),
+      fpr: fmt(rates(all).fpr),
+      f1: fmt(rates(all).f1),
+      'FPR w/o gcp allowlist rows': fmt(rates(noGcpAllowlist).fpr),
+      ...Object.fromEntries(
+        Object.entries(bySource).map(([k, c]) => [`${k.split('/').pop()} R/FPR`, `${fmt(rates(c).recall)}/${fmt(rates(c).fpr)}`]),
+      ),
+    });
   }
   printTable(secRows, { title: 'Secrets (secrets.jsonl, dev set; row level)' });
 
@@ -257,12 +328,22 @@ export default async function run() {
   const kb = [...inj.map((r) => r.text), ...sec.map((r) => r.text), ...exf.map((r) => r.text)]
     .map((t) => (t.length >= 1024 ? t.slice(0, 1024) : t.padEnd(1024, ' Lorem ipsum dolor sit amet.')))
     .filter((_, i) => i % 3 === 0);
-  const asInput = (t, i) => ({ action_id: '00000000-0000-4000-8000-000000000001', action_type: 'AGENT_INPUT', source_agent_id: 'io.bench.a', thread_id: `t${i}`, trace: { trace_id: '0af7651916cd43dd8448eb211c80319c', span_id: 'b7ad6b7169203331' }, payload: t });
+  const asInput = (t, i) => ({
+    action_id: '00000000-0000-4000-8000-000000000001',
+    action_type: 'AGENT_INPUT',
+    source_agent_id: 'io.bench.a',
+    thread_id: `t${i}`,
+    trace: { trace_id: '0af7651916cd43dd8448eb211c80319c', span_id: 'b7ad6b7169203331' },
+    payload: t,
+  });
   const reqs = kb.map(asInput);
   const engineTime = await measure((i) => engine.validateSync(reqs[i % reqs.length]), { warmup: 500, iterations: 3000 });
   const jsonBaseline = await measure((i) => JSON.parse(JSON.stringify(reqs[i % reqs.length])), { warmup: 500, iterations: 3000 });
   const timing = { inputs: kb.length, engine_validateSync_ms: engineTime, baseline_json_roundtrip_ms: jsonBaseline };
-  const timingRows = [{ what: 'baton engine validateSync (1 KB AGENT_INPUT)', median_ms: engineTime.median, p99_ms: engineTime.p99 }, { what: 'JSON.parse(JSON.stringify(request)) baseline', median_ms: jsonBaseline.median, p99_ms: jsonBaseline.p99 }];
+  const timingRows = [
+    { what: 'baton engine validateSync (1 KB AGENT_INPUT)', median_ms: engineTime.median, p99_ms: engineTime.p99 },
+    { what: 'JSON.parse(JSON.stringify(request)) baseline', median_ms: jsonBaseline.median, p99_ms: jsonBaseline.p99 },
+  ];
   if (og.pii && og.secretKeysCheck && og.urls) {
     const ogTime = await measure(
       async (i) => {
@@ -279,7 +360,8 @@ export default async function run() {
   }
   printTable(timingRows, { title: `Time per 1 KB payload (${kb.length} inputs)` });
   console.log(`engine cost per KB (median of 1 KB AGENT_INPUT requests, all detectors): ${round(engineTime.median)} ms (target < 0.2 ms)`);
-  if (timing.ratio_engine_to_openai_guardrails) console.log(`engine / @openai/guardrails offline checks (median): ${round(timing.ratio_engine_to_openai_guardrails)}`);
+  if (timing.ratio_engine_to_openai_guardrails)
+    console.log(`engine / @openai/guardrails offline checks (median): ${round(timing.ratio_engine_to_openai_guardrails)}`);
   result.timing = timing;
   if (Object.keys(skipped).length > 0) console.log(`skipped: ${JSON.stringify(skipped)}`);
   // Secrets / PII / exfiltration per source: dev set (tuned on) and held-out sets (never tuned on).

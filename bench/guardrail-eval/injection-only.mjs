@@ -27,7 +27,9 @@ const vard = await tryImport('@andersmyrmel/vard');
 const llmGuardMod = await tryImport('llm-guard');
 const peers = {
   vard: vard?.default ? vard.default.moderate().maxLength(10_000_000) : undefined,
-  llmGuard: llmGuardMod?.LLMGuard ? new llmGuardMod.LLMGuard({ promptInjection: true, jailbreak: true, pii: false, profanity: false, toxicity: false, relevance: false }) : undefined,
+  llmGuard: llmGuardMod?.LLMGuard
+    ? new llmGuardMod.LLMGuard({ promptInjection: true, jailbreak: true, pii: false, profanity: false, toxicity: false, relevance: false })
+    : undefined,
 };
 const result = { note: 'held_out: reserved sets, never trained/tuned on; loso: left-out group never trained on in its fit' };
 await runInjectionHeldOut(result, { baton, engine, peers });
@@ -35,13 +37,30 @@ await runInjectionHeldOut(result, { baton, engine, peers });
 // Time per 1 KB: 1 KB windows of training-corpus texts (padded when shorter).
 const corpus = join(CORPUS_DIR, 'injection-train.jsonl');
 if (existsSync(corpus)) {
-  const texts = readFileSync(corpus, 'utf8').split('\n').filter(Boolean).filter((_, i) => i % 40 === 0).map((l) => JSON.parse(l).text);
+  const texts = readFileSync(corpus, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .filter((_, i) => i % 40 === 0)
+    .map((l) => JSON.parse(l).text);
   const kb = texts.map((t) => (t.length >= 1024 ? t.slice(0, 1024) : t.padEnd(1024, ' Lorem ipsum dolor sit amet.')));
-  const reqs = kb.map((t, i) => ({ action_id: '00000000-0000-4000-8000-000000000001', action_type: 'AGENT_INPUT', source_agent_id: 'io.bench.a', thread_id: `t${i}`, trace: { trace_id: '0af7651916cd43dd8448eb211c80319c', span_id: 'b7ad6b7169203331' }, payload: t }));
+  const reqs = kb.map((t, i) => ({
+    action_id: '00000000-0000-4000-8000-000000000001',
+    action_type: 'AGENT_INPUT',
+    source_agent_id: 'io.bench.a',
+    thread_id: `t${i}`,
+    trace: { trace_id: '0af7651916cd43dd8448eb211c80319c', span_id: 'b7ad6b7169203331' },
+    payload: t,
+  }));
   const detector = await measure((i) => baton.detectInjection(kb[i % kb.length]), { warmup: 500, iterations: 3000 });
   const engineTime = await measure((i) => engine.validateSync(reqs[i % reqs.length]), { warmup: 500, iterations: 3000 });
   const json = await measure((i) => JSON.parse(JSON.stringify(reqs[i % reqs.length])), { warmup: 500, iterations: 3000 });
-  result.timing = { inputs: kb.length, detectInjection_ms: detector, engine_validateSync_ms: engineTime, baseline_json_roundtrip_ms: json, ratio_engine_to_json: engineTime.median / json.median };
+  result.timing = {
+    inputs: kb.length,
+    detectInjection_ms: detector,
+    engine_validateSync_ms: engineTime,
+    baseline_json_roundtrip_ms: json,
+    ratio_engine_to_json: engineTime.median / json.median,
+  };
   printTable(
     [
       { what: 'detectInjection (1 KB)', median_ms: detector.median, p99_ms: detector.p99 },

@@ -11,7 +11,11 @@ import { printTable, round } from '../lib.mjs';
 
 const CORPUS_DIR = process.env.BATON_CORPUS_DIR ?? '/work/corpus';
 const fmt = (v) => (v === null || v === undefined || Number.isNaN(v) ? '-' : round(v));
-const loadJsonl = (p) => readFileSync(p, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const loadJsonl = (p) =>
+  readFileSync(p, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 
 function aucOf(pos, neg) {
   if (!pos.length || !neg.length) return null;
@@ -46,10 +50,13 @@ const LOSO_GROUPS = {
   'attacks: PayloadsAllTheThings + TakSec + greshake': (r) => r.label === 1 && /payloadsallthethings|taksec|greshake/.test(r.source),
   'attacks: own (all styles, multilingual, obfuscated)': (r) => r.label === 1 && /^own|dev-own/.test(r.source),
   'benign: intent utterances (clinc, banking77, snips)': (r) => r.label === 0 && /^(clinc|banking77|snips)$/.test(r.source),
-  'benign: instructions (self-instruct, FLAN, promptsource, HH, anthropic evals)': (r) => r.label === 0 && /^(self-instruct|flan|promptsource|hh-rlhf|anthropic-evals|human-eval|garak-normal)$/.test(r.source),
-  'benign: role-play / prompt templates (awesome-chatgpt-prompts, promptbench)': (r) => r.label === 0 && /^(awesome-chatgpt-prompts|promptbench)$/.test(r.source),
+  'benign: instructions (self-instruct, FLAN, promptsource, HH, anthropic evals)': (r) =>
+    r.label === 0 && /^(self-instruct|flan|promptsource|hh-rlhf|anthropic-evals|human-eval|garak-normal)$/.test(r.source),
+  'benign: role-play / prompt templates (awesome-chatgpt-prompts, promptbench)': (r) =>
+    r.label === 0 && /^(awesome-chatgpt-prompts|promptbench)$/.test(r.source),
   'benign: npm docs and code': (r) => r.label === 0 && /^npm-/.test(r.source),
-  'benign: security texts (PayloadsAllTheThings, garak docs, READMEs)': (r) => r.label === 0 && /^(payloadsallthethings|garak-docs|security-readmes)$/.test(r.source),
+  'benign: security texts (PayloadsAllTheThings, garak docs, READMEs)': (r) =>
+    r.label === 0 && /^(payloadsallthethings|garak-docs|security-readmes)$/.test(r.source),
   'benign: openai-python code, docs, commits': (r) => r.label === 0 && r.source === 'openai-python',
   'attacks: deepset prompt-injections (en/de, direct and planted)': (r) => r.label === 1 && /^deepset/.test(r.source),
   'benign: deepset requests (en/de)': (r) => r.label === 0 && r.source === 'deepset',
@@ -58,7 +65,9 @@ const LOSO_GROUPS = {
 async function loso(result) {
   const corpus = join(CORPUS_DIR, 'injection-train.jsonl');
   if (!existsSync(corpus)) {
-    console.log(`guardrail-eval: no training corpus at ${corpus}; build it with node packages/guardrail-server/scripts/injection-corpus/build-corpus.mjs (leave-one-source-out skipped)`);
+    console.log(
+      `guardrail-eval: no training corpus at ${corpus}; build it with node packages/guardrail-server/scripts/injection-corpus/build-corpus.mjs (leave-one-source-out skipped)`,
+    );
     return;
   }
   if (process.env.BATON_SKIP_LOSO === '1') {
@@ -67,27 +76,50 @@ async function loso(result) {
   }
   const lib = await import('../../packages/guardrail-server/scripts/injection-corpus/train-lib.mjs');
   const extra = join(CORPUS_DIR, 'injection-extra.jsonl');
-  const data = [...loadJsonl(corpus), ...(existsSync(extra) ? loadJsonl(extra) : [])].map((row) => ({ row, split: lib.splitOf(row.text), feats: lib.featurize(row) }));
+  const data = [...loadJsonl(corpus), ...(existsSync(extra) ? loadJsonl(extra) : [])].map((row) => ({
+    row,
+    split: lib.splitOf(row.text),
+    feats: lib.featurize(row),
+  }));
   const rows = [];
   result.loso = {};
-  const opts = { rounds: 1, epochs: 3, lr: 0.2, l2: 2e-6, posWeight: 3, fprBlock: 0.005, fprGrey: 0.03, familyWeights: { '1:multilingual': 5, '0:user_request_ml': 5, '0:roleplay_template': 2 } };
+  const opts = {
+    rounds: 1,
+    epochs: 3,
+    lr: 0.2,
+    l2: 2e-6,
+    posWeight: 3,
+    fprBlock: 0.005,
+    fprGrey: 0.03,
+    familyWeights: { '1:multilingual': 5, '0:user_request_ml': 5, '0:roleplay_template': 2 },
+  };
   for (const [name, inGroup] of Object.entries(LOSO_GROUPS)) {
     const out = data.filter((d) => inGroup(d.row));
     if (out.length === 0) continue;
     const rest = data.filter((d) => !inGroup(d.row));
     // Reset multiple-instance labels a previous fit may have set.
     for (const d of data) for (const p of d.feats) if (p.segment && d.row.label === 1 && !d.row.span) p.y = -1;
-    const f = lib.fit(rest.filter((d) => d.split !== 'cal'), rest.filter((d) => d.split === 'cal'), opts);
+    const f = lib.fit(
+      rest.filter((d) => d.split !== 'cal'),
+      rest.filter((d) => d.split === 'cal'),
+      opts,
+    );
     const thr = (d) => (d.row.action === 'TOOL_OUTPUT' ? f.thresholds.tool_output : f.thresholds.agent_input);
     const flagged = out.filter((d) => f.score(d) >= thr(d)).length;
     const rate = flagged / out.length;
     const label = out[0].row.label;
     // Recall at thresholds giving FPR <= 1% / 2% on the rest's calibration benign rows of the same action type.
-    const calBenign = (action) => rest.filter((d) => d.split === 'cal' && d.row.label === 0 && d.row.action === action).map((d) => f.score(d));
+    const calBenign = (action) =>
+      rest.filter((d) => d.split === 'cal' && d.row.label === 0 && d.row.action === action).map((d) => f.score(d));
     const at = { AGENT_INPUT: {}, TOOL_OUTPUT: {} };
     for (const a of Object.keys(at)) for (const q of [0.01, 0.02]) at[a][q] = lib.thresholdForFpr(calBenign(a), q);
-    const recallAt = (q) => out.filter((d) => f.score(d) >= at[d.row.action === 'TOOL_OUTPUT' ? 'TOOL_OUTPUT' : 'AGENT_INPUT'][q]).length / out.length;
-    result.loso[name] = { n: out.length, [label ? 'recall' : 'fpr']: rate, ...(label ? { recallAtCalFpr1: recallAt(0.01), recallAtCalFpr2: recallAt(0.02) } : {}) };
+    const recallAt = (q) =>
+      out.filter((d) => f.score(d) >= at[d.row.action === 'TOOL_OUTPUT' ? 'TOOL_OUTPUT' : 'AGENT_INPUT'][q]).length / out.length;
+    result.loso[name] = {
+      n: out.length,
+      [label ? 'recall' : 'fpr']: rate,
+      ...(label ? { recallAtCalFpr1: recallAt(0.01), recallAtCalFpr2: recallAt(0.02) } : {}),
+    };
     rows.push({
       'left-out group (never trained on in this fit)': name,
       n: out.length,
@@ -97,11 +129,19 @@ async function loso(result) {
       FPR: label ? '-' : fmt(rate),
     });
   }
-  printTable(rows, { title: 'Injection, leave-one-source-out on the training corpus (NOT trained or tuned on the left-out group; refits: 3 epochs, 1 round; thresholds from the rest\'s calibration split)' });
+  printTable(rows, {
+    title:
+      "Injection, leave-one-source-out on the training corpus (NOT trained or tuned on the left-out group; refits: 3 epochs, 1 round; thresholds from the rest's calibration split)",
+  });
 }
 
 function request(r, i) {
-  const base = { action_id: '00000000-0000-4000-8000-000000000001', source_agent_id: 'io.bench.a', thread_id: `t-ho-${i}`, trace: { trace_id: '0af7651916cd43dd8448eb211c80319c', span_id: 'b7ad6b7169203331' } };
+  const base = {
+    action_id: '00000000-0000-4000-8000-000000000001',
+    source_agent_id: 'io.bench.a',
+    thread_id: `t-ho-${i}`,
+    trace: { trace_id: '0af7651916cd43dd8448eb211c80319c', span_id: 'b7ad6b7169203331' },
+  };
   return r.action === 'TOOL_OUTPUT'
     ? { ...base, action_type: 'TOOL_OUTPUT', payload: { tool_call_id: 'c1', name: 'read_document', output: r.text } }
     : { ...base, action_type: 'AGENT_INPUT', payload: r.text };
@@ -111,7 +151,9 @@ async function heldOut(result, { baton, engine, peers }) {
   const dir = join(CORPUS_DIR, 'heldout');
   const names = ['direct', 'indirect', 'multilingual', 'security'];
   if (!names.every((n) => existsSync(join(dir, `${n}.jsonl`)))) {
-    console.log(`guardrail-eval: reserved held-out sets not found in ${dir}; build them with node packages/guardrail-server/scripts/injection-corpus/build-heldout.mjs (needs the reserved repositories' snapshots)`);
+    console.log(
+      `guardrail-eval: reserved held-out sets not found in ${dir}; build them with node packages/guardrail-server/scripts/injection-corpus/build-heldout.mjs (needs the reserved repositories' snapshots)`,
+    );
     return;
   }
   const sets = Object.fromEntries(names.map((n) => [n, loadJsonl(join(dir, `${n}.jsonl`))]));
@@ -165,17 +207,27 @@ async function heldOut(result, { baton, engine, peers }) {
     row['FPR all benign'] = fmt(benignAll.fp / benignAll.n);
     res.fprAllBenign = benignAll.fp / benignAll.n;
     table.push(row);
-    for (const [k, v] of Object.entries(res.benignFamilies)) famRows.push({ detector: name, 'benign family (source)': k, n: v.n, FPR: fmt(v.fp / v.n) });
+    for (const [k, v] of Object.entries(res.benignFamilies))
+      famRows.push({ detector: name, 'benign family (source)': k, n: v.n, FPR: fmt(v.fp / v.n) });
     result.held_out[name] = res;
   }
   printTable(table, { title: 'Injection, RESERVED held-out sets (never trained, tuned or thresholded on), default policy, row level' });
-  printTable(famRows.filter((r) => r.detector.startsWith('baton')), { title: 'Baton false-positive rate per benign family, reserved held-out (not tuned on)' });
-  printTable(famRows.filter((r) => !r.detector.startsWith('baton')), { title: 'Peers: false-positive rate per benign family, reserved held-out' });
+  printTable(
+    famRows.filter((r) => r.detector.startsWith('baton')),
+    { title: 'Baton false-positive rate per benign family, reserved held-out (not tuned on)' },
+  );
+  printTable(
+    famRows.filter((r) => !r.detector.startsWith('baton')),
+    { title: 'Peers: false-positive rate per benign family, reserved held-out' },
+  );
 
   // Ranking quality: AUC and recall at FPR <= 1% / 2% with the threshold read off the held-out
   // benign rows themselves (an oracle threshold: says what the score could do, not what ships).
   const score = (r) => baton.detectInjection(r.text, { actionType: r.action === 'TOOL_OUTPUT' ? 'tool_output' : 'agent_input' }).score;
-  const allBenign = Object.values(sets).flat().filter((r) => !r.label).map(score);
+  const allBenign = Object.values(sets)
+    .flat()
+    .filter((r) => !r.label)
+    .map(score);
   const rank = [];
   result.held_out_ranking = {};
   for (const set of ['direct', 'indirect', 'multilingual']) {
@@ -183,9 +235,17 @@ async function heldOut(result, { baton, engine, peers }) {
     const neg = set === 'multilingual' ? allBenign : sets[set].filter((r) => !r.label).map(score);
     const v = { auc: aucOf(pos, neg), recallAtFpr1: recallAtFpr(pos, neg, 0.01), recallAtFpr2: recallAtFpr(pos, neg, 0.02) };
     result.held_out_ranking[set] = v;
-    rank.push({ set, benign: set === 'multilingual' ? 'all held-out benign' : `${set} benign`, AUC: fmt(v.auc), 'recall @FPR<=1% (oracle thr)': fmt(v.recallAtFpr1), 'recall @FPR<=2% (oracle thr)': fmt(v.recallAtFpr2) });
+    rank.push({
+      set,
+      benign: set === 'multilingual' ? 'all held-out benign' : `${set} benign`,
+      AUC: fmt(v.auc),
+      'recall @FPR<=1% (oracle thr)': fmt(v.recallAtFpr1),
+      'recall @FPR<=2% (oracle thr)': fmt(v.recallAtFpr2),
+    });
   }
-  printTable(rank, { title: 'Baton score ranking on the reserved held-out sets (thresholds read off held-out benign: diagnostic, not shipped)' });
+  printTable(rank, {
+    title: 'Baton score ranking on the reserved held-out sets (thresholds read off held-out benign: diagnostic, not shipped)',
+  });
 }
 
 /** Runs the injection sections that use data the model was not tuned on. */

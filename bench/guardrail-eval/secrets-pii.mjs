@@ -25,7 +25,15 @@ import { OWN_PII_ROWS } from './own-pii.mjs';
 import { OWN_SECRET_ROWS } from './own-secrets.mjs';
 
 /** Rules that key on a name (`password=`, `api_key:`, `<secret>`), not on a token's own shape. */
-export const GENERIC_RULES = ['generic-secret-assignment', 'generic-key-value', 'camelcase-secret-assignment', 'vendor-key-assignment', 'password-assignment', 'password-line', 'xml-secret-element'];
+export const GENERIC_RULES = [
+  'generic-secret-assignment',
+  'generic-key-value',
+  'camelcase-secret-assignment',
+  'vendor-key-assignment',
+  'password-assignment',
+  'password-line',
+  'xml-secret-element',
+];
 
 const EVAL_DIR = resolve(process.env.BATON_EVAL_DIR ?? join(REPO_ROOT, '..', 'shared', 'eval'));
 const HELDOUT_DIR = resolve(process.env.BATON_HELDOUT_DIR ?? '/work/heldout');
@@ -34,7 +42,10 @@ const STRUCTURED = ['EMAIL_ADDRESS', 'PHONE_NUMBER', 'US_SSN', 'CREDIT_CARD', 'I
 function load(dir, name) {
   const file = join(dir, name);
   if (!existsSync(file)) return undefined;
-  return readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
 }
 
 async function tryImport(name) {
@@ -62,7 +73,14 @@ const cell = (c) => `${fmt(rates(c).recall)}/${fmt(rates(c).fpr)}`;
 
 const TRACE = { trace_id: '0af7651916cd43dd8448eb211c80319c', span_id: 'b7ad6b7169203331' };
 function request(actionType, text, i) {
-  return { action_id: '00000000-0000-4000-8000-000000000001', action_type: actionType, source_agent_id: 'io.bench.a', thread_id: `t${i}`, trace: TRACE, payload: text };
+  return {
+    action_id: '00000000-0000-4000-8000-000000000001',
+    action_type: actionType,
+    source_agent_id: 'io.bench.a',
+    thread_id: `t${i}`,
+    trace: TRACE,
+    payload: text,
+  };
 }
 
 /** Evaluates `engines` (name -> async (row) => flagged) over `sets` (name -> rows). */
@@ -87,7 +105,16 @@ async function table(title, sets, engines, groupOf) {
         if (g) add((groups[g] ??= counts()), r.label, flagged);
       }
       out[engineName][setName] = { all: rates(all), groups: Object.fromEntries(Object.entries(groups).map(([k, c]) => [k, rates(c)])) };
-      rows.push({ detector: engineName, data: setName, n: data.length, recall: fmt(rates(all).recall), fpr: fmt(rates(all).fpr), 'by group R/FPR': Object.entries(groups).map(([k, c]) => `${k} ${cell(c)}`).join('; ') });
+      rows.push({
+        detector: engineName,
+        data: setName,
+        n: data.length,
+        recall: fmt(rates(all).recall),
+        fpr: fmt(rates(all).fpr),
+        'by group R/FPR': Object.entries(groups)
+          .map(([k, c]) => `${k} ${cell(c)}`)
+          .join('; '),
+      });
     }
   }
   printTable(rows, { title });
@@ -118,7 +145,8 @@ function benignCodeChunks(limitFiles = 4000) {
     try {
       if (statSync(f).size > 200_000) continue;
       const t = readFileSync(f, 'utf8');
-      for (let i = 0; i < t.length; i += 1000) rows.push({ text: t.slice(i, i + 1000), label: 0, source: 'node_modules', family: 'code+docs' });
+      for (let i = 0; i < t.length; i += 1000)
+        rows.push({ text: t.slice(i, i + 1000), label: 0, source: 'node_modules', family: 'code+docs' });
     } catch {
       // unreadable file: skip
     }
@@ -132,7 +160,7 @@ function secretFamily(r) {
   if (r.source.startsWith('secretlint')) return 'secretlint';
   if (r.source.startsWith('gitleaks')) return 'gitleaks';
   const m = /(?:rules\/([\w-]+)\.yml|plugins\/([\w-]+?)(?:_test)?\.py)$/.exec(r.source);
-  return m ? m[1] ?? m[2] : r.family;
+  return m ? (m[1] ?? m[2]) : r.family;
 }
 
 // Time of the secret, PII and exfiltration detectors over the benign code+docs chunks, in ms per
@@ -141,7 +169,11 @@ function secretFamily(r) {
 // through both, interleaved, and the ratio is printed: the number to compare across machines.
 async function detectorCost(chunks) {
   const dist = join(REPO_ROOT, 'packages', 'guardrail-server', 'dist', 'detectors');
-  const loadSet = async (dir) => ({ s: await import(join(dir, 'secrets.js')), p: await import(join(dir, 'pii.js')), e: await import(join(dir, 'exfil.js')) });
+  const loadSet = async (dir) => ({
+    s: await import(join(dir, 'secrets.js')),
+    p: await import(join(dir, 'pii.js')),
+    e: await import(join(dir, 'exfil.js')),
+  });
   const cur = await loadSet(dist);
   const base = process.env.BATON_BASELINE_DETECTORS ? await loadSet(resolve(process.env.BATON_BASELINE_DETECTORS)) : undefined;
   const kb = chunks.reduce((n, r) => n + r.text.length, 0) / 1024;
@@ -172,7 +204,8 @@ export default async function run() {
   const llmGuardMod = await tryImport('llm-guard');
   const redactpii = await tryImport('@redactpii/node');
   const skipped = {};
-  for (const [k, v] of Object.entries({ '@openai/guardrails': og, 'llm-guard': llmGuardMod, '@redactpii/node': redactpii })) if (v.__error) skipped[k] = v.__error;
+  for (const [k, v] of Object.entries({ '@openai/guardrails': og, 'llm-guard': llmGuardMod, '@redactpii/node': redactpii }))
+    if (v.__error) skipped[k] = v.__error;
   skipped['llm-guard secrets / exfiltration'] = 'llm-guard (npm) has no secrets or URL scanner';
 
   // Baton through the public engine API: secrets in an AGENT_RESPONSE (default policy BLOCKs),
@@ -182,7 +215,8 @@ export default async function run() {
   const engine = baton.createGuardrailEngine({ policy: { injection: injectionOff, pii: { agent_input: 'MODIFY' } } });
   const strictEngine = baton.createGuardrailEngine({ policy: { injection: injectionOff, secrets: { disabled_rules: GENERIC_RULES } } });
   let i = 0;
-  const finds = (eng, actionType, detector) => async (r) => (eng.validateSync(request(actionType, r.text, i++)).findings ?? []).some((f) => f.detector === detector);
+  const finds = (eng, actionType, detector) => async (r) =>
+    (eng.validateSync(request(actionType, r.text, i++)).findings ?? []).some((f) => f.detector === detector);
   const batonFinds = (actionType, detector) => finds(engine, actionType, detector);
 
   const result = { heldout_dir: HELDOUT_DIR, eval_dir: EVAL_DIR, skipped };
@@ -194,7 +228,8 @@ export default async function run() {
   const bySrc = (rows, prefix) => rows?.filter((r) => r.source.startsWith(prefix));
   const benign = benignCodeChunks();
   const TUNING_DIR = resolve(process.env.BATON_TUNING_DIR ?? '/work/tuning');
-  const own = (rows, prefix, family) => rows.map(([text, lbl], k) => ({ id: `${prefix}-${k}`, text, label: lbl, source: 'baton-own', family }));
+  const own = (rows, prefix, family) =>
+    rows.map(([text, lbl], k) => ({ id: `${prefix}-${k}`, text, label: lbl, source: 'baton-own', family }));
   const secSets = label(secDev, {
     'gitleaks tps/fps (tuned on)': load(TUNING_DIR, 'secrets-gitleaks.jsonl'),
     'trufflehog pattern tests (tuned on)': load(TUNING_DIR, 'secrets-trufflehog.jsonl'),
@@ -203,11 +238,21 @@ export default async function run() {
     'HELD-OUT noseyparker': bySrc(secHeld, 'praetorian-inc/noseyparker'),
     'HELD-OUT detect-secrets': bySrc(secHeld, 'Yelp/detect-secrets'),
   });
-  const secEngines = { 'baton engine': batonFinds('AGENT_RESPONSE', 'secrets'), 'baton, provider rules only': finds(strictEngine, 'AGENT_RESPONSE', 'secrets') };
+  const secEngines = {
+    'baton engine': batonFinds('AGENT_RESPONSE', 'secrets'),
+    'baton, provider rules only': finds(strictEngine, 'AGENT_RESPONSE', 'secrets'),
+  };
   if (og.secretKeysCheck) {
-    for (const threshold of ['balanced', 'permissive']) secEngines[`@openai/guardrails secret keys (${threshold})`] = async (r) => (await og.secretKeysCheck({}, r.text, { threshold })).tripwireTriggered;
+    for (const threshold of ['balanced', 'permissive'])
+      secEngines[`@openai/guardrails secret keys (${threshold})`] = async (r) =>
+        (await og.secretKeysCheck({}, r.text, { threshold })).tripwireTriggered;
   }
-  result.secrets = await table('Secrets (row level; recall / FPR). dev = tuned on; HELD-OUT = never tuned on', secSets, secEngines, secretFamily);
+  result.secrets = await table(
+    'Secrets (row level; recall / FPR). dev = tuned on; HELD-OUT = never tuned on',
+    secSets,
+    secEngines,
+    secretFamily,
+  );
 
   // ------------------------------------------------------------------ PII
   const piiDevRaw = load(EVAL_DIR, 'pii.jsonl');
@@ -216,24 +261,49 @@ export default async function run() {
   const piiSets = label(piiDev, {
     'own rows (tuned on)': own(OWN_PII_ROWS, 'own-pii', 'own'),
     'code+docs chunks (tuned on)': benign,
-    'libphonenumber examples (tuned on)': load(TUNING_DIR, 'phones.jsonl')?.map((r) => ({ ...r, family: 'phone' })), 'HELD-OUT presidio tests': bySrc(piiHeld, 'microsoft/presidio'), 'HELD-OUT detect-secrets ip': bySrc(piiHeld, 'Yelp/detect-secrets') });
+    'libphonenumber examples (tuned on)': load(TUNING_DIR, 'phones.jsonl')?.map((r) => ({ ...r, family: 'phone' })),
+    'HELD-OUT presidio tests': bySrc(piiHeld, 'microsoft/presidio'),
+    'HELD-OUT detect-secrets ip': bySrc(piiHeld, 'Yelp/detect-secrets'),
+  });
   const piiEngines = { 'baton engine': batonFinds('AGENT_INPUT', 'pii') };
-  if (og.pii) piiEngines['@openai/guardrails pii'] = async (r) => Object.keys((await og.pii({}, r.text, { entities: STRUCTURED, block: true })).info?.detected_entities ?? {}).length > 0;
+  if (og.pii)
+    piiEngines['@openai/guardrails pii'] = async (r) =>
+      Object.keys((await og.pii({}, r.text, { entities: STRUCTURED, block: true })).info?.detected_entities ?? {}).length > 0;
   if (redactpii.Redactor) {
     const redactor = new redactpii.Redactor({ rules: { CREDIT_CARD: true, EMAIL: true, PHONE: true, SSN: true, NAME: false } });
     piiEngines['@redactpii/node'] = async (r) => redactor.hasPII(r.text);
   }
   if (llmGuardMod.LLMGuard) {
-    const g = new llmGuardMod.LLMGuard({ pii: true, promptInjection: false, jailbreak: false, profanity: false, toxicity: false, relevance: false });
+    const g = new llmGuardMod.LLMGuard({
+      pii: true,
+      promptInjection: false,
+      jailbreak: false,
+      profanity: false,
+      toxicity: false,
+      relevance: false,
+    });
     piiEngines['llm-guard pii'] = async (r) => !(await g.validate(r.text)).isValid;
   }
-  result.pii = await table('Structured PII (row level; recall / FPR). dev = tuned on; HELD-OUT = never tuned on', piiSets, piiEngines, (r) => r.family);
+  result.pii = await table(
+    'Structured PII (row level; recall / FPR). dev = tuned on; HELD-OUT = never tuned on',
+    piiSets,
+    piiEngines,
+    (r) => r.family,
+  );
 
   // ------------------------------------------------------------------ exfiltration
   const exf = load(EVAL_DIR, 'exfil.jsonl');
-  const exfEngines = { 'baton engine (AGENT_RESPONSE)': batonFinds('AGENT_RESPONSE', 'exfiltration'), 'baton detectExfiltration': async (r) => baton.detectExfiltration(r.text).length > 0 };
+  const exfEngines = {
+    'baton engine (AGENT_RESPONSE)': batonFinds('AGENT_RESPONSE', 'exfiltration'),
+    'baton detectExfiltration': async (r) => baton.detectExfiltration(r.text).length > 0,
+  };
   if (og.urls) exfEngines['@openai/guardrails url filter (default)'] = async (r) => (await og.urls({}, r.text, {})).tripwireTriggered;
-  result.exfiltration = await table('Exfiltration (row level; recall / FPR). dev = tuned on; no held-out exfil source', { 'dev (tuned on)': exf }, exfEngines, () => undefined);
+  result.exfiltration = await table(
+    'Exfiltration (row level; recall / FPR). dev = tuned on; no held-out exfil source',
+    { 'dev (tuned on)': exf },
+    exfEngines,
+    () => undefined,
+  );
   result.detector_cost = await detectorCost(benign);
   if (!secHeld || !piiHeld) console.log(`held-out sets not found in ${HELDOUT_DIR}: run python3 bench/guardrail-eval/build-heldout.py`);
   return result;

@@ -47,12 +47,45 @@ const PLANTS = [
   '4111111111111111',
   '5500 0000 0000 0004',
 ];
-const INVISIBLE = ['\u200b', '\u200c', '\u200d', '\u2060', '\u00ad', '\ufeff', '\u200e', '\u202e', '\u2066', '\u{e0020}', '\ufe0f', '\u{e0100}', '\u034f'];
-const WORDS = ['order', 'status', 'please', 'summary', 'report', 'the', 'ticket', 'ignore', 'previous', 'hello', 'meeting', 'résumé', 'über', '数据', 'данные'];
+const INVISIBLE = [
+  '\u200b',
+  '\u200c',
+  '\u200d',
+  '\u2060',
+  '\u00ad',
+  '\ufeff',
+  '\u200e',
+  '\u202e',
+  '\u2066',
+  '\u{e0020}',
+  '\ufe0f',
+  '\u{e0100}',
+  '\u034f',
+];
+const WORDS = [
+  'order',
+  'status',
+  'please',
+  'summary',
+  'report',
+  'the',
+  'ticket',
+  'ignore',
+  'previous',
+  'hello',
+  'meeting',
+  'résumé',
+  'über',
+  '数据',
+  'данные',
+];
 const MEMBER = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', 'a', 'b', 'note', 'list'];
 
 function obfuscate(value) {
-  let out = rand() < 0.3 && !value.startsWith('BATON') ? [...value].map((c) => (c >= '!' && c <= '~' ? String.fromCharCode(c.charCodeAt(0) + 0xfee0) : c)).join('') : value;
+  let out =
+    rand() < 0.3 && !value.startsWith('BATON')
+      ? [...value].map((c) => (c >= '!' && c <= '~' ? String.fromCharCode(c.charCodeAt(0) + 0xfee0) : c)).join('')
+      : value;
   const cps = [...out];
   for (let k = int(4); k > 0; k--) cps.splice(1 + int(cps.length - 1), 0, pick(INVISIBLE));
   return cps.join('');
@@ -72,13 +105,19 @@ function objectText(depth, plant) {
     const v = depth > 0 && rand() < 0.4 ? objectText(depth - 1, undefined) : rand() < 0.2 ? String(int(1e6)) : JSON.stringify(text());
     members.push(`${JSON.stringify(k)}:${v}`);
   }
-  if (plant !== undefined) members.splice(int(members.length + 1), 0, rand() < 0.5 ? `${JSON.stringify(plant)}:1` : `"planted_note":${JSON.stringify(`see ${plant} here`)}`);
+  if (plant !== undefined)
+    members.splice(
+      int(members.length + 1),
+      0,
+      rand() < 0.5 ? `${JSON.stringify(plant)}:1` : `"planted_note":${JSON.stringify(`see ${plant} here`)}`,
+    );
   return `{${members.join(',')}}`;
 }
 
 let seq = 0;
 const trace = { trace_id: '4bf92f3577b34da6a3ce929d0e0e4736', span_id: '00f067aa0ba902b7' };
-const head = (type) => `"action_id":"00000000-0000-4000-8000-${String(++seq % 1e12).padStart(12, '0')}","action_type":"${type}","source_agent_id":"io.fuzz.a","thread_id":"t${int(50)}","trace":${JSON.stringify(trace)}`;
+const head = (type) =>
+  `"action_id":"00000000-0000-4000-8000-${String(++seq % 1e12).padStart(12, '0')}","action_type":"${type}","source_agent_id":"io.fuzz.a","thread_id":"t${int(50)}","trace":${JSON.stringify(trace)}`;
 
 /** One generated request: body, content type, and the planted value if any (must not pass or echo). */
 function generate() {
@@ -86,31 +125,62 @@ function generate() {
   const plantRaw = rand() < 0.35 ? pick(PLANTS) : undefined;
   const plant = plantRaw && rand() < 0.6 ? obfuscate(plantRaw) : plantRaw;
   const depth = int(4);
-  if (r < 0.3) return { body: `{${head('AGENT_HANDOFF')},"payload":{"target_agent_id":"io.fuzz.b","input":${JSON.stringify(text())},"state":${objectText(depth, plant)}}}`, plant: plant && [plant, plantRaw] };
-  if (r < 0.6) return { body: `{${head('TOOL_CALL')},"payload":{"id":"c1","type":"function","function":{"name":"${pick(['send_email', 'lookup', 'http_post'])}","arguments":${JSON.stringify(objectText(depth, plant))}}}}`, plant: plant && [plant, plantRaw] };
-  if (r < 0.68) return { body: `{${head(pick(['AGENT_INPUT', 'AGENT_RESPONSE']))},"payload":${JSON.stringify(text() + (rand() < 0.3 ? pick(INVISIBLE) + text() : ''))}}` };
-  if (r < 0.72) return { body: `{${head('TOOL_OUTPUT')},"payload":{"tool_call_id":"c1","name":"${pick(['fetch_url', 'read_file'])}","output":${JSON.stringify(text())}}}` };
+  if (r < 0.3)
+    return {
+      body: `{${head('AGENT_HANDOFF')},"payload":{"target_agent_id":"io.fuzz.b","input":${JSON.stringify(text())},"state":${objectText(depth, plant)}}}`,
+      plant: plant && [plant, plantRaw],
+    };
+  if (r < 0.6)
+    return {
+      body: `{${head('TOOL_CALL')},"payload":{"id":"c1","type":"function","function":{"name":"${pick(['send_email', 'lookup', 'http_post'])}","arguments":${JSON.stringify(objectText(depth, plant))}}}}`,
+      plant: plant && [plant, plantRaw],
+    };
+  if (r < 0.68)
+    return {
+      body: `{${head(pick(['AGENT_INPUT', 'AGENT_RESPONSE']))},"payload":${JSON.stringify(text() + (rand() < 0.3 ? pick(INVISIBLE) + text() : ''))}}`,
+    };
+  if (r < 0.72)
+    return {
+      body: `{${head('TOOL_OUTPUT')},"payload":{"tool_call_id":"c1","name":"${pick(['fetch_url', 'read_file'])}","output":${JSON.stringify(text())}}}`,
+    };
   if (r < 0.76) {
     const d = 1 + int(200);
-    return { body: `{${head('AGENT_HANDOFF')},"payload":{"target_agent_id":"io.fuzz.b","input":"x","state":${'{"a":'.repeat(d)}"x"${'}'.repeat(d)}}}` };
+    return {
+      body: `{${head('AGENT_HANDOFF')},"payload":{"target_agent_id":"io.fuzz.b","input":"x","state":${'{"a":'.repeat(d)}"x"${'}'.repeat(d)}}}`,
+    };
   }
   if (r < 0.8) {
     const valid = `{${head('AGENT_INPUT')},"payload":${JSON.stringify(text())}}`;
     return { body: valid.slice(0, int(valid.length)) };
   }
   if (r < 0.84) return { body: Buffer.from(Array.from({ length: int(300) }, () => int(256))) };
-  if (r < 0.87) return { body: `{${head('AGENT_INPUT')},"payload":${JSON.stringify(text())}}`, contentType: pick(['text/plain', 'application/json; charset=latin1', '', 'application/x-www-form-urlencoded']) };
-  if (r < 0.9) return { body: JSON.stringify(JSON.parse(`{${head('AGENT_INPUT')},"payload":"x"}`), (k, v) => (k === pick(['action_id', 'trace', 'payload', 'thread_id']) ? pick([null, 1, [], {}, 'x'.repeat(300)]) : v)) };
+  if (r < 0.87)
+    return {
+      body: `{${head('AGENT_INPUT')},"payload":${JSON.stringify(text())}}`,
+      contentType: pick(['text/plain', 'application/json; charset=latin1', '', 'application/x-www-form-urlencoded']),
+    };
+  if (r < 0.9)
+    return {
+      body: JSON.stringify(JSON.parse(`{${head('AGENT_INPUT')},"payload":"x"}`), (k, v) =>
+        k === pick(['action_id', 'trace', 'payload', 'thread_id']) ? pick([null, 1, [], {}, 'x'.repeat(300)]) : v,
+      ),
+    };
   if (r < 0.905) {
     // Huge: up to a little over the 1 MiB limit.
     const n = 10_000 + int(70_000);
-    return { body: `{${head('TOOL_CALL')},"payload":{"id":"c1","type":"function","function":{"name":"lookup","arguments":${JSON.stringify(JSON.stringify({ list: Array.from({ length: n }, (_, i) => `u${i}@example.com`) }))}}}}` };
+    return {
+      body: `{${head('TOOL_CALL')},"payload":{"id":"c1","type":"function","function":{"name":"lookup","arguments":${JSON.stringify(JSON.stringify({ list: Array.from({ length: n }, (_, i) => `u${i}@example.com`) }))}}}}`,
+    };
   }
-  return { body: `{${head('AGENT_HANDOFF')},"payload":{"target_agent_id":"io.fuzz.b","input":"go","state":{"${'\u200b'.repeat(int(50))}k":${JSON.stringify(text())}}}}` };
+  return {
+    body: `{${head('AGENT_HANDOFF')},"payload":{"target_agent_id":"io.fuzz.b","input":"go","state":{"${'\u200b'.repeat(int(50))}k":${JSON.stringify(text())}}}}`,
+  };
 }
 
 function startServer() {
-  const child = spawn(process.execPath, [join(here, '..', 'guardrail-load', 'server.mjs'), 'engine'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(here, '..', 'guardrail-load', 'server.mjs'), 'engine'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`server exited with code ${code}`)));
     createInterface({ input: child.stdout }).once('line', (line) => resolve({ url: line.trim(), child }));
@@ -124,7 +194,18 @@ export default async function run() {
   child.once('exit', () => (crashed = true));
   await new Promise((r) => setTimeout(r, 1500)); // workers boot
   const rssBefore = rssMiB(child.pid);
-  const counts = { requests: 0, status: {}, decisions: {}, server5xx: 0, hangs: 0, connectionErrors: 0, malformed: 0, echoes: 0, plantedAllowed: 0, planted: 0 };
+  const counts = {
+    requests: 0,
+    status: {},
+    decisions: {},
+    server5xx: 0,
+    hangs: 0,
+    connectionErrors: 0,
+    malformed: 0,
+    echoes: 0,
+    plantedAllowed: 0,
+    planted: 0,
+  };
   const examples = [];
   const latencies = [];
   const note = (what, detail) => examples.length < 20 && examples.push({ what, ...detail });
@@ -156,7 +237,12 @@ export default async function run() {
       let status;
       let text;
       try {
-        const res = await fetch(`${url}/v1/validate`, { method: 'POST', headers: g.contentType === '' ? {} : { 'content-type': g.contentType ?? 'application/json' }, body: g.body, signal: AbortSignal.timeout(HANG_MS) });
+        const res = await fetch(`${url}/v1/validate`, {
+          method: 'POST',
+          headers: g.contentType === '' ? {} : { 'content-type': g.contentType ?? 'application/json' },
+          body: g.body,
+          signal: AbortSignal.timeout(HANG_MS),
+        });
         status = res.status;
         text = await res.text();
       } catch (err) {
@@ -178,7 +264,8 @@ export default async function run() {
       }
       if (status === 200 && !['ALLOW', 'BLOCK', 'MODIFY'].includes(json.decision)) counts.malformed++;
       if (status !== 200 && (typeof json.error?.code !== 'string' || typeof json.error?.message !== 'string')) counts.malformed++;
-      if (status === 200) counts.decisions[`${json.decision} ${json.reason_code}`] = (counts.decisions[`${json.decision} ${json.reason_code}`] ?? 0) + 1;
+      if (status === 200)
+        counts.decisions[`${json.decision} ${json.reason_code}`] = (counts.decisions[`${json.decision} ${json.reason_code}`] ?? 0) + 1;
       if (g.plant && status === 200) {
         counts.planted++;
         if (json.decision === 'ALLOW') {
@@ -224,10 +311,28 @@ export default async function run() {
     rss_before_mib: rssBefore,
     rss_after_mib: rssAfter,
   };
-  printTable(Object.entries(summary).map(([metric, value]) => ({ metric, value: String(value) })), { title: `guardrail fuzz, seed ${SEED}` });
-  printTable(Object.entries(counts.status).map(([status, n]) => ({ status, n })), { title: 'answers by status' });
-  if (examples.length) printTable(examples.map((e) => ({ what: e.what, detail: JSON.stringify(e).slice(0, 100) })), { title: 'examples' });
-  await writeResult('guardrail-fuzz', { machine: { cpus: cpus().length, loadavg: loadavg() }, seed: SEED, concurrency: CONCURRENCY, summary, status: counts.status, decisions: counts.decisions, examples });
+  printTable(
+    Object.entries(summary).map(([metric, value]) => ({ metric, value: String(value) })),
+    { title: `guardrail fuzz, seed ${SEED}` },
+  );
+  printTable(
+    Object.entries(counts.status).map(([status, n]) => ({ status, n })),
+    { title: 'answers by status' },
+  );
+  if (examples.length)
+    printTable(
+      examples.map((e) => ({ what: e.what, detail: JSON.stringify(e).slice(0, 100) })),
+      { title: 'examples' },
+    );
+  await writeResult('guardrail-fuzz', {
+    machine: { cpus: cpus().length, loadavg: loadavg() },
+    seed: SEED,
+    concurrency: CONCURRENCY,
+    summary,
+    status: counts.status,
+    decisions: counts.decisions,
+    examples,
+  });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await run();

@@ -22,12 +22,28 @@ const trace = { trace_id: '4bf92f3577b34da6a3ce929d0e0e4736', span_id: '00f067aa
 const keyed = Object.fromEntries(Array.from({ length: 12 }, (_, k) => [`field_${k}`, `value ${k} for the order 48213-77`]));
 const requests = [
   ...loadPayloads(1024).map((b) => JSON.parse(b)),
-  { action_id: '00000000-0000-4000-8000-000000000001', action_type: 'TOOL_CALL', source_agent_id: 'io.bench.a', thread_id: 't', trace, payload: { id: 'c', type: 'function', function: { name: 'lookup', arguments: JSON.stringify(keyed) } } },
-  { action_id: '00000000-0000-4000-8000-000000000002', action_type: 'AGENT_HANDOFF', source_agent_id: 'io.bench.a', thread_id: 't', trace, payload: { target_agent_id: 'io.bench.b', input: 'continue', state: { customer: keyed } } },
+  {
+    action_id: '00000000-0000-4000-8000-000000000001',
+    action_type: 'TOOL_CALL',
+    source_agent_id: 'io.bench.a',
+    thread_id: 't',
+    trace,
+    payload: { id: 'c', type: 'function', function: { name: 'lookup', arguments: JSON.stringify(keyed) } },
+  },
+  {
+    action_id: '00000000-0000-4000-8000-000000000002',
+    action_type: 'AGENT_HANDOFF',
+    source_agent_id: 'io.bench.a',
+    thread_id: 't',
+    trace,
+    payload: { target_agent_id: 'io.bench.b', input: 'continue', state: { customer: keyed } },
+  },
 ];
 
 const engines = { current: current.createGuardrailEngine(), baseline: baseline.createGuardrailEngine() };
-const same = requests.every((r) => JSON.stringify(engines.current.validateSync(r).decision) === JSON.stringify(engines.baseline.validateSync(r).decision));
+const same = requests.every(
+  (r) => JSON.stringify(engines.current.validateSync(r).decision) === JSON.stringify(engines.baseline.validateSync(r).decision),
+);
 const perRound = { current: [], baseline: [] };
 const PER = 400;
 for (let round = 0; round < ROUNDS; round++) {
@@ -49,4 +65,11 @@ printTable(
   { title: `engine CPU per ordinary request (${requests.length} bodies, ${ROUNDS} interleaved rounds); same decisions: ${same}` },
 );
 process.stdout.write(`ratio current/baseline (median): ${round(cur.median / base.median)}\n`);
-await writeResult('guardrail-engine-ab', { rounds: ROUNDS, requests: requests.length, same_decisions: same, current: cur, baseline: base, ratio: cur.median / base.median });
+await writeResult('guardrail-engine-ab', {
+  rounds: ROUNDS,
+  requests: requests.length,
+  same_decisions: same,
+  current: cur,
+  baseline: base,
+  ratio: cur.median / base.median,
+});

@@ -35,8 +35,22 @@ function startServer() {
 const trace = { trace_id: '4bf92f3577b34da6a3ce929d0e0e4736', span_id: '00f067aa0ba902b7' };
 let n = 0;
 const id = () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`;
-const handoff = (state) => ({ action_id: id(), action_type: 'AGENT_HANDOFF', source_agent_id: 'io.bench.a', thread_id: 't', trace, payload: { target_agent_id: 'io.bench.b', input: 'go', state } });
-const toolCall = (args) => ({ action_id: id(), action_type: 'TOOL_CALL', source_agent_id: 'io.bench.a', thread_id: 't', trace, payload: { id: 'c1', type: 'function', function: { name: 'send_email', arguments: JSON.stringify(args) } } });
+const handoff = (state) => ({
+  action_id: id(),
+  action_type: 'AGENT_HANDOFF',
+  source_agent_id: 'io.bench.a',
+  thread_id: 't',
+  trace,
+  payload: { target_agent_id: 'io.bench.b', input: 'go', state },
+});
+const toolCall = (args) => ({
+  action_id: id(),
+  action_type: 'TOOL_CALL',
+  source_agent_id: 'io.bench.a',
+  thread_id: 't',
+  trace,
+  payload: { id: 'c1', type: 'function', function: { name: 'send_email', arguments: JSON.stringify(args) } },
+});
 const emails = (count) => Array.from({ length: count }, (_, i) => `user${i}@example.com`);
 
 /** Largest count for which build(count) stays under `bytes` (binary search). */
@@ -58,11 +72,27 @@ const SHAPES = {
   'long key over e-mails, 40 KB (9 s before)': fit((c) => handoff({ [longKey]: emails(c) }), 40_000),
   'long key over e-mails, 640 KB (> 8 min before)': fit((c) => handoff({ [longKey]: emails(c) }), 640_000),
   'long key over e-mails, ~1 MiB': fit((c) => handoff({ [longKey]: emails(c) }), LIMIT - 200),
-  'tool call, long keys and e-mails, ~1 MiB': fit((c) => toolCall({ [longKey]: Array.from({ length: c }, (_, i) => ({ [`${longKey}${i}`]: `user${i}@example.com` })) }), LIMIT - 200),
+  'tool call, long keys and e-mails, ~1 MiB': fit(
+    (c) => toolCall({ [longKey]: Array.from({ length: c }, (_, i) => ({ [`${longKey}${i}`]: `user${i}@example.com` })) }),
+    LIMIT - 200,
+  ),
   'tool call, one 1 MiB string of e-mails': fit((c) => toolCall({ body: emails(c).join(' ') }), LIMIT - 200),
-  'tool call, ~60,000 small members': fit((c) => toolCall(Object.fromEntries(Array.from({ length: c }, (_, i) => [`k${i}`, `v${i}`]))), LIMIT - 200),
+  'tool call, ~60,000 small members': fit(
+    (c) => toolCall(Object.fromEntries(Array.from({ length: c }, (_, i) => [`k${i}`, `v${i}`]))),
+    LIMIT - 200,
+  ),
   'handoff, invisible characters everywhere, ~1 MiB': fit((c) => handoff({ text: 'a\u200bb\u00adc\u{e0041}d '.repeat(c) }), LIMIT - 200),
-  'agent input, 1 MiB of prose': fit((c) => ({ action_id: id(), action_type: 'AGENT_INPUT', source_agent_id: 'io.bench.a', thread_id: 't', trace, payload: 'Please summarise the quarterly report for me. '.repeat(c) }), LIMIT - 200),
+  'agent input, 1 MiB of prose': fit(
+    (c) => ({
+      action_id: id(),
+      action_type: 'AGENT_INPUT',
+      source_agent_id: 'io.bench.a',
+      thread_id: 't',
+      trace,
+      payload: 'Please summarise the quarterly report for me. '.repeat(c),
+    }),
+    LIMIT - 200,
+  ),
 };
 
 async function post(url, body) {
@@ -105,7 +135,13 @@ export default async function run() {
       const runs = [];
       for (let i = 0; i < 3; i++) runs.push(await post(url, body));
       const worst = runs.reduce((a, b) => (b.ms > a.ms ? b : a));
-      single.push({ shape: name, request_kb: round(Buffer.byteLength(body) / 1024), answer_kb: round(worst.answerBytes / 1024), worst_ms: round(worst.ms), decision: worst.decision });
+      single.push({
+        shape: name,
+        request_kb: round(Buffer.byteLength(body) / 1024),
+        answer_kb: round(worst.answerBytes / 1024),
+        worst_ms: round(worst.ms),
+        decision: worst.decision,
+      });
     }
     printTable(single, { title: 'heaviest requests, one at a time (worst of 3)' });
 
@@ -122,11 +158,25 @@ export default async function run() {
     await Promise.all(senders);
     const heavy = summarize(heavyTimes);
     const rows = [
-      { state: 'idle', healthz_p50_ms: round(idle.median), healthz_p99_ms: round(idle.p99), healthz_max_ms: round(idle.max), samples: idle.n },
-      { state: '2 clients sending the shapes above', healthz_p50_ms: round(loaded.median), healthz_p99_ms: round(loaded.p99), healthz_max_ms: round(loaded.max), samples: loaded.n },
+      {
+        state: 'idle',
+        healthz_p50_ms: round(idle.median),
+        healthz_p99_ms: round(idle.p99),
+        healthz_max_ms: round(idle.max),
+        samples: idle.n,
+      },
+      {
+        state: '2 clients sending the shapes above',
+        healthz_p50_ms: round(loaded.median),
+        healthz_p99_ms: round(loaded.p99),
+        healthz_max_ms: round(loaded.max),
+        samples: loaded.n,
+      },
     ];
     printTable(rows, { title: '/healthz latency' });
-    process.stdout.write(`heavy requests under load: ${heavy.n}, p50 ${round(heavy.median)} ms, p99 ${round(heavy.p99)} ms, max ${round(heavy.max)} ms; server RSS ${rssMiB(child.pid)} MiB\n`);
+    process.stdout.write(
+      `heavy requests under load: ${heavy.n}, p50 ${round(heavy.median)} ms, p99 ${round(heavy.p99)} ms, max ${round(heavy.max)} ms; server RSS ${rssMiB(child.pid)} MiB\n`,
+    );
     await writeResult('guardrail-heavy', {
       machine: { cpus: cpus().length, loadavg: loadavg() },
       workers: WORKERS ?? 'default',

@@ -138,7 +138,13 @@ async function cpuPerRequest() {
   const out = {};
   for (const [name, app] of Object.entries(apps)) {
     await app.ready();
-    const send = (i) => app.inject({ method: 'POST', url: '/v1/validate', headers: { 'content-type': 'application/json' }, payload: bodies[i % bodies.length] });
+    const send = (i) =>
+      app.inject({
+        method: 'POST',
+        url: '/v1/validate',
+        headers: { 'content-type': 'application/json' },
+        payload: bodies[i % bodies.length],
+      });
     for (let i = 0; i < 1000; i++) await send(i); // warm-up
     const before = process.cpuUsage();
     const n = 3000;
@@ -176,7 +182,8 @@ export default async function run() {
       duration_s: DURATION,
       loopback: true,
       logs: 'off',
-      driver: 'flat out: autocannon 8 (closed loop); fixed rate: paced.mjs (open loop, latency from the scheduled slot); both in a separate process from the service',
+      driver:
+        'flat out: autocannon 8 (closed loop); fixed rate: paced.mjs (open loop, latency from the scheduled slot); both in a separate process from the service',
       cpu: cpus()[0]?.model,
       loadavg_1m_before: loadBefore,
       loadavg_1m_after: loadAfter,
@@ -193,14 +200,28 @@ export default async function run() {
   };
 
   printTable(
-    results.map((r) => ({ run: r.name, 'req/s': r.requests_per_s, 'p50 ms': r.p50_ms, 'p99 ms': r.p99_ms, 'max ms': r.max_ms, 'p99 from write': r.service_p99_ms ?? '', 'non-2xx': r.non_2xx, errors: r.errors })),
-    { title: 'guardrail-load (loopback, ~1 KB bodies, driver in another process; fixed rate: paced open loop, ms from the scheduled slot; flat out: autocannon, whole ms)' },
+    results.map((r) => ({
+      run: r.name,
+      'req/s': r.requests_per_s,
+      'p50 ms': r.p50_ms,
+      'p99 ms': r.p99_ms,
+      'max ms': r.max_ms,
+      'p99 from write': r.service_p99_ms ?? '',
+      'non-2xx': r.non_2xx,
+      errors: r.errors,
+    })),
+    {
+      title:
+        'guardrail-load (loopback, ~1 KB bodies, driver in another process; fixed rate: paced open loop, ms from the scheduled slot; flat out: autocannon, whole ms)',
+    },
   );
   console.log(`\nengine alone, median ms per ~1 KB body: ${JSON.stringify(engineMedians)}`);
   console.log(`CPU ms per request via inject(): ${JSON.stringify(cpuMs)}`);
   console.log(`service / bare fastify throughput: ${report.service_vs_bare_fastify_throughput}`);
   console.log(`targets: ${JSON.stringify(report.targets)}`);
-  console.log(`1-minute load average before/after: ${loadBefore.toFixed(2)} / ${loadAfter.toFixed(2)} on ${cpus().length} CPUs (other work on the machine skews every number)`);
+  console.log(
+    `1-minute load average before/after: ${loadBefore.toFixed(2)} / ${loadAfter.toFixed(2)} on ${cpus().length} CPUs (other work on the machine skews every number)`,
+  );
   const file = await writeResult('guardrail-load', report);
   console.log(`wrote ${file}`);
   return report;

@@ -99,5 +99,11 @@ function summarizeQ(samples) {
   const sorted = samples.sort((a, b) => a - b);
   const at = (q) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
   const r = (v) => Number(v.toFixed(2));
-  return { p50: r(at(0.5)), p90: r(at(0.9)), p99: r(at(0.99)), max: r(sorted[sorted.length - 1]), mean: r(sorted.reduce((a, v) => a + v, 0) / sorted.length) };
+  return {
+    p50: r(at(0.5)),
+    p90: r(at(0.9)),
+    p99: r(at(0.99)),
+    max: r(sorted[sorted.length - 1]),
+    mean: r(sorted.reduce((a, v) => a + v, 0) / sorted.length),
+  };
 }

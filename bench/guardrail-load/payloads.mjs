@@ -13,7 +13,14 @@ function pad(text, bytes) {
 }
 
 function request(action_type, payload) {
-  return { action_id: randomUUID(), action_type, source_agent_id: 'io.baton.bench.agent', thread_id: 'thread_bench', trace: TRACE, payload };
+  return {
+    action_id: randomUUID(),
+    action_type,
+    source_agent_id: 'io.baton.bench.agent',
+    thread_id: 'thread_bench',
+    trace: TRACE,
+    payload,
+  };
 }
 
 /** Bodies of about `size` bytes each (the JSON envelope included). */
@@ -25,11 +32,26 @@ export function loadPayloads(size = 1024) {
     request('TOOL_CALL', {
       id: 'call_bench_1',
       type: 'function',
-      function: { name: 'send_email', arguments: JSON.stringify({ to: 'jane.doe@example.com', subject: 'Invoice', body: text('Card 4111 1111 1111 1111, SSN 123-45-6789. ').slice(0, size - 420) }) },
+      function: {
+        name: 'send_email',
+        arguments: JSON.stringify({
+          to: 'jane.doe@example.com',
+          subject: 'Invoice',
+          body: text('Card 4111 1111 1111 1111, SSN 123-45-6789. ').slice(0, size - 420),
+        }),
+      },
     }),
-    request('TOOL_OUTPUT', { tool_call_id: 'call_bench_2', name: 'read_inbox', output: text('From: ops@example.com. Meeting moved to 3pm. ') }),
+    request('TOOL_OUTPUT', {
+      tool_call_id: 'call_bench_2',
+      name: 'read_inbox',
+      output: text('From: ops@example.com. Meeting moved to 3pm. '),
+    }),
     request('AGENT_RESPONSE', text('Here is the summary. See https://example.com/report for details. ')),
-    request('AGENT_HANDOFF', { target_agent_id: 'io.baton.bench.billing', input: text('Customer wants a refund for order 48213-77. ').slice(0, size - 330), state: { tier: 'gold' } }),
+    request('AGENT_HANDOFF', {
+      target_agent_id: 'io.baton.bench.billing',
+      input: text('Customer wants a refund for order 48213-77. ').slice(0, size - 330),
+      state: { tier: 'gold' },
+    }),
   ];
   return bodies.map((b) => JSON.stringify(b));
 }

@@ -17,7 +17,9 @@ if (mode === 'baseline') {
 } else if (mode === 'engine' || mode === 'http-only') {
   // GUARDRAIL_LOAD_DIST=<dir>: load the package from another build (e.g. a copy of an older dist)
   // to compare two builds under the same harness.
-  const dist = process.env.GUARDRAIL_LOAD_DIST ? pathToFileURL(`${process.env.GUARDRAIL_LOAD_DIST}/`).href : new URL('../../packages/guardrail-server/dist/', import.meta.url).href;
+  const dist = process.env.GUARDRAIL_LOAD_DIST
+    ? pathToFileURL(`${process.env.GUARDRAIL_LOAD_DIST}/`).href
+    : new URL('../../packages/guardrail-server/dist/', import.meta.url).href;
   const { createGuardrailEngine } = await import(new URL('index.js', dist).href);
   const { createGuardrailServer } = await import(new URL('http/index.js', dist).href);
   const allow = (request) => ({ action_id: request.action_id, decision: 'ALLOW', reason_code: 'OK', reason_message: '' });

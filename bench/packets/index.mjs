@@ -74,9 +74,12 @@ const sentInput = [{ type: 'message', role: 'user', content: renderPacketInput(p
 
 /** Per-operation time in µs: each recorded sample is a batch of BATCH operations. */
 async function perOp(fn) {
-  const r = await measure(async () => {
-    for (let i = 0; i < BATCH; i++) await fn();
-  }, { warmup: 20, iterations: SAMPLES });
+  const r = await measure(
+    async () => {
+      for (let i = 0; i < BATCH; i++) await fn();
+    },
+    { warmup: 20, iterations: SAMPLES },
+  );
   const us = (ms) => (ms * 1000) / BATCH;
   return { median_us: round(us(r.median)), p99_us: round(us(r.p99)), min_us: round(us(r.min)) };
 }
@@ -94,14 +97,31 @@ export default async function run() {
     }),
   };
   const operations = Object.fromEntries(
-    Object.entries(measured).map(([name, r]) => [name, { ...r, ratio_to_baseline: round(r.median_us / baseline.median_us), under_target: r.median_us < TARGET_US }]),
+    Object.entries(measured).map(([name, r]) => [
+      name,
+      { ...r, ratio_to_baseline: round(r.median_us / baseline.median_us), under_target: r.median_us < TARGET_US },
+    ]),
   );
   printTable(
     [
-      { operation: 'baseline (JSON.stringify + HMAC)', median_us: baseline.median_us, p99_us: baseline.p99_us, x_baseline: 1, under_50us: '' },
-      ...Object.entries(operations).map(([name, r]) => ({ operation: name, median_us: r.median_us, p99_us: r.p99_us, x_baseline: r.ratio_to_baseline, under_50us: r.under_target ? 'yes' : 'NO' })),
+      {
+        operation: 'baseline (JSON.stringify + HMAC)',
+        median_us: baseline.median_us,
+        p99_us: baseline.p99_us,
+        x_baseline: 1,
+        under_50us: '',
+      },
+      ...Object.entries(operations).map(([name, r]) => ({
+        operation: name,
+        median_us: r.median_us,
+        p99_us: r.p99_us,
+        x_baseline: r.ratio_to_baseline,
+        under_50us: r.under_target ? 'yes' : 'NO',
+      })),
     ],
-    { title: `@baton/packets: per-packet time (µs), ${SAMPLES} samples × ${BATCH} ops, packet ${Buffer.byteLength(JSON.stringify(packet))} B` },
+    {
+      title: `@baton/packets: per-packet time (µs), ${SAMPLES} samples × ${BATCH} ops, packet ${Buffer.byteLength(JSON.stringify(packet))} B`,
+    },
   );
   const file = await writeResult('packets', {
     unit: 'µs per packet',
@@ -109,7 +129,8 @@ export default async function run() {
     samples: SAMPLES,
     batch: BATCH,
     packet_bytes: Buffer.byteLength(JSON.stringify(packet)),
-    notes: 'build = contract + approvals + case fields + references + packet; gate = build + decision audit + render + boundary digest + boundary audit (in-memory sink); digest = HMAC-SHA-256 over RFC 8785 canonical JSON of the sent input.',
+    notes:
+      'build = contract + approvals + case fields + references + packet; gate = build + decision audit + render + boundary digest + boundary audit (in-memory sink); digest = HMAC-SHA-256 over RFC 8785 canonical JSON of the sent input.',
     baseline: { name: 'JSON.stringify + HMAC-SHA-256 of the same packet', ...baseline },
     operations,
   });

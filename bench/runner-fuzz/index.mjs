@@ -36,14 +36,19 @@ function get(url, path, token) {
 async function healthzRate(url, n) {
   let next = 0;
   const started = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next++ < n) await get(url, '/healthz');
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next++ < n) await get(url, '/healthz');
+    }),
+  );
   return n / ((performance.now() - started) / 1000);
 }
 
 export default async function run() {
-  const child = spawn(process.execPath, [join(REPO_ROOT, 'bench', 'runner-fuzz', 'server.mjs'), VICTIM, ATTACKER], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, OPENAI_AGENTS_DISABLE_TRACING: '1' } });
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'bench', 'runner-fuzz', 'server.mjs'), VICTIM, ATTACKER], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, OPENAI_AGENTS_DISABLE_TRACING: '1' },
+  });
   let crashed = null;
   child.on('exit', (code, signal) => (crashed = { code, signal }));
   try {
@@ -61,7 +66,13 @@ export default async function run() {
     let rssPeak = rssBefore;
     const started = performance.now();
     const report = await runRunnerFuzz({
-      target: { url: info.url, token: ATTACKER, agentId: 'bench.agents.triage', victimThreadId: info.victimThreadId, victimMarkers: info.markers },
+      target: {
+        url: info.url,
+        token: ATTACKER,
+        agentId: 'bench.agents.triage',
+        victimThreadId: info.victimThreadId,
+        victimMarkers: info.markers,
+      },
       count: COUNT,
       seed: SEED,
       concurrency: CONCURRENCY,
@@ -73,7 +84,12 @@ export default async function run() {
       },
     });
     const seconds = (performance.now() - started) / 1000;
-    const alive = !crashed && (await get(info.url, '/healthz').then((r) => r.status === 200, () => false));
+    const alive =
+      !crashed &&
+      (await get(info.url, '/healthz').then(
+        (r) => r.status === 200,
+        () => false,
+      ));
     const rssAfter = crashed ? NaN : rssMb(info.pid);
     const victimAfter = crashed ? '' : (await get(info.url, `/v1/threads/${info.victimThreadId}`, VICTIM)).body;
     const rate = report.requests / seconds;
@@ -93,7 +109,18 @@ export default async function run() {
     ];
     printTable(rows, { title: `runner service fuzz, seed ${SEED}, concurrency ${CONCURRENCY}` });
     if (report.problems.length > 0) process.stdout.write(`first problems:\n  ${report.problems.slice(0, 10).join('\n  ')}\n`);
-    await writeResult('runner-fuzz', { seed: SEED, seconds: round(seconds), crashed, alive, rssBefore, rssPeak, rssAfter, baselineHealthzPerSecond: round(baseline), victimUnchanged: victimAfter === victimBefore, ...report });
+    await writeResult('runner-fuzz', {
+      seed: SEED,
+      seconds: round(seconds),
+      crashed,
+      alive,
+      rssBefore,
+      rssPeak,
+      rssAfter,
+      baselineHealthzPerSecond: round(baseline),
+      victimUnchanged: victimAfter === victimBefore,
+      ...report,
+    });
   } finally {
     if (!crashed) child.kill('SIGTERM');
   }

@@ -27,6 +27,18 @@ const server = createRunnerServer({ runner, store, port: 0, authenticator: creat
 const { url } = await server.listen();
 const markers = ['VICTIM-SECRET-7f3a91', 'VICTIM-STATE-c0ffee'];
 const thread = await store.createThread({ tenant: 'victim', state: { note: markers[1] } });
-const result = await runner.run({ agentId: 'bench.agents.triage', input: `account note ${markers[0]}`, threadId: thread.id, auth: { tenant: 'victim', subject: 'v', roles: ['support_agent'] } });
+const result = await runner.run({
+  agentId: 'bench.agents.triage',
+  input: `account note ${markers[0]}`,
+  threadId: thread.id,
+  auth: { tenant: 'victim', subject: 'v', roles: ['support_agent'] },
+});
 process.stdout.write(`${JSON.stringify({ url, victimThreadId: result.thread_id, markers, pid: process.pid })}\n`);
-process.on('SIGTERM', () => void server.close().then(() => store.close()).then(() => process.exit(0)));
+process.on(
+  'SIGTERM',
+  () =>
+    void server
+      .close()
+      .then(() => store.close())
+      .then(() => process.exit(0)),
+);

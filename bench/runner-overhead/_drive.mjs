@@ -25,17 +25,62 @@ const tracing = process.env.NOTRACE ? null : setupTracing({ serviceName: 'b', ex
 const engine = createGuardrailEngine();
 const inner = createInProcessGuardrail(engine);
 let gms = 0;
-const validator = process.env.NOOPG ? { validate: async (r) => ({ action_id: r.action_id, decision: 'ALLOW', reason_code: 'OK', reason_message: 'ok' }) } : { validate: async (r, o) => { const t = performance.now(); const x = await inner.validate(r, o); gms += performance.now() - t; return x; } };
-const store = process.env.MEM ? createMemoryThreadStore() : createSqliteThreadStore({ file: join(mkdtempSync(join(tmpdir(), 'prof-store-')), 'b.db') });
+const validator = process.env.NOOPG
+  ? { validate: async (r) => ({ action_id: r.action_id, decision: 'ALLOW', reason_code: 'OK', reason_message: 'ok' }) }
+  : {
+      validate: async (r, o) => {
+        const t = performance.now();
+        const x = await inner.validate(r, o);
+        gms += performance.now() - t;
+        return x;
+      },
+    };
+const store = process.env.MEM
+  ? createMemoryThreadStore()
+  : createSqliteThreadStore({ file: join(mkdtempSync(join(tmpdir(), 'prof-store-')), 'b.db') });
 const stat = {};
-const timedStore = process.env.STAT ? new Proxy(store, { get(t, k) { const v = t[k]; if (typeof v !== 'function') return v; return async (...a) => { const s0 = performance.now(); try { return await v.apply(t, a); } finally { const e = (stat[k] ??= [0, 0]); e[0]++; e[1] += performance.now() - s0; } }; } }) : store;
-const runner = new Runner({ registry: await loadAgentRegistry({ dir }), tools: { get_case: getCase }, guardrails: validator, store: timedStore, modelProvider: new OfflineModelProvider(SCENARIO), modelLabel: 'offline' });
+const timedStore = process.env.STAT
+  ? new Proxy(store, {
+      get(t, k) {
+        const v = t[k];
+        if (typeof v !== 'function') return v;
+        return async (...a) => {
+          const s0 = performance.now();
+          try {
+            return await v.apply(t, a);
+          } finally {
+            const e = (stat[k] ??= [0, 0]);
+            e[0]++;
+            e[1] += performance.now() - s0;
+          }
+        };
+      },
+    })
+  : store;
+const runner = new Runner({
+  registry: await loadAgentRegistry({ dir }),
+  tools: { get_case: getCase },
+  guardrails: validator,
+  store: timedStore,
+  modelProvider: new OfflineModelProvider(SCENARIO),
+  modelLabel: 'offline',
+});
 for (let i = 0; i < 50; i++) await runner.run({ agentId: 'bench.agents.triage', input: 'Refund for case C-1001 please' });
-gms = 0; for (const k in stat) delete stat[k];
+gms = 0;
+for (const k in stat) delete stat[k];
 const s = [];
-for (let i = 0; i < N; i++) { const t = performance.now(); const r = await runner.run({ agentId: 'bench.agents.triage', input: 'Refund for case C-1001 please' }); s.push(performance.now() - t); if (r.status !== 'completed') throw new Error(JSON.stringify(r.error)); if (i % 100 === 0) exporter.reset(); }
+for (let i = 0; i < N; i++) {
+  const t = performance.now();
+  const r = await runner.run({ agentId: 'bench.agents.triage', input: 'Refund for case C-1001 please' });
+  s.push(performance.now() - t);
+  if (r.status !== 'completed') throw new Error(JSON.stringify(r.error));
+  if (i % 100 === 0) exporter.reset();
+}
 s.sort((a, b) => a - b);
-console.log(`p50 ${s[N >> 1].toFixed(3)} mean ${(s.reduce((a, b) => a + b) / N).toFixed(3)} guardrail validate ms/run ${(gms / N).toFixed(3)}`);
-for (const [k, [c, ms]] of Object.entries(stat)) console.log(k.padEnd(20), (c / N).toFixed(2), 'calls/run', (ms / N).toFixed(3), 'ms/run', (1000 * ms / c).toFixed(1), 'us/call');
+console.log(
+  `p50 ${s[N >> 1].toFixed(3)} mean ${(s.reduce((a, b) => a + b) / N).toFixed(3)} guardrail validate ms/run ${(gms / N).toFixed(3)}`,
+);
+for (const [k, [c, ms]] of Object.entries(stat))
+  console.log(k.padEnd(20), (c / N).toFixed(2), 'calls/run', (ms / N).toFixed(3), 'ms/run', ((1000 * ms) / c).toFixed(1), 'us/call');
 await store.close?.();
 await tracing?.shutdown();

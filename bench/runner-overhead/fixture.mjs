@@ -38,7 +38,10 @@ tools:${tools}
 `;
   writeFileSync(
     join(dir, 'triage.agent.yml'),
-    manifest('bench.agents.triage', 'Triage', `
+    manifest(
+      'bench.agents.triage',
+      'Triage',
+      `
   - type: function
     function:
       name: get_case
@@ -48,7 +51,8 @@ tools:${tools}
         properties:
           case_id: { type: string }
         required: [case_id]
-        additionalProperties: false`),
+        additionalProperties: false`,
+    ),
   );
   writeFileSync(join(dir, 'refunds.agent.yml'), manifest('bench.agents.refunds', 'Refunds', ' []'));
   writeFileSync(

@@ -33,7 +33,6 @@ const TURNS = 3; // triage: get_case, handoff; refunds: final message
 const MODEL_LATENCY_MS = 200;
 const RESULTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'results', 'runner-overhead.json');
 
-
 /** Adds a fixed, abortable latency to every model call. */
 function withLatency(provider, ms) {
   if (!ms) return provider;
@@ -51,7 +50,6 @@ function withLatency(provider, ms) {
   return { getModel: (name) => wrap(provider.getModel(name)), getModelForAgent: (a) => wrap(provider.getModelForAgent(a)) };
 }
 
-
 /** Raw @openai/agents: Agent + Runner + an SDK handoff named like Baton's. */
 function rawVariant(latencyMs) {
   const provider = withLatency(new OfflineModelProvider(SCENARIO), latencyMs);
@@ -64,7 +62,11 @@ function rawVariant(latencyMs) {
     handoffs: [
       handoff(refunds, {
         toolNameOverride: 'system__handoff',
-        inputType: z.object({ target_agent_id: z.enum(['bench.agents.refunds']), input: z.string(), state: z.object({ order_id: z.string() }) }),
+        inputType: z.object({
+          target_agent_id: z.enum(['bench.agents.refunds']),
+          input: z.string(),
+          state: z.object({ order_id: z.string() }),
+        }),
         onHandoff: () => undefined,
       }),
     ],
@@ -112,7 +114,13 @@ function stats(samples) {
   const sorted = [...samples].sort((a, b) => a - b);
   const pick = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
   const mean = sorted.reduce((s, v) => s + v, 0) / sorted.length;
-  return { n: sorted.length, mean_ms: round(mean), p50_ms: round(pick(0.5)), p95_ms: round(pick(0.95)), per_turn_ms: round(pick(0.5) / TURNS) };
+  return {
+    n: sorted.length,
+    mean_ms: round(mean),
+    p50_ms: round(pick(0.5)),
+    p95_ms: round(pick(0.95)),
+    per_turn_ms: round(pick(0.5) / TURNS),
+  };
 }
 const round = (v) => Math.round(v * 1000) / 1000;
 
@@ -182,8 +190,17 @@ async function main() {
   const [rawSlow, blocking, racing] = await run(
     [
       rawVariant(MODEL_LATENCY_MS),
-      await batonVariant({ name: `baton, blocking input check (HTTP), model ${MODEL_LATENCY_MS} ms`, guardrails: overHttp, latencyMs: MODEL_LATENCY_MS }),
-      await batonVariant({ name: `baton, racing input check (HTTP), model ${MODEL_LATENCY_MS} ms`, guardrails: overHttp, inputGuardrail: 'racing', latencyMs: MODEL_LATENCY_MS }),
+      await batonVariant({
+        name: `baton, blocking input check (HTTP), model ${MODEL_LATENCY_MS} ms`,
+        guardrails: overHttp,
+        latencyMs: MODEL_LATENCY_MS,
+      }),
+      await batonVariant({
+        name: `baton, racing input check (HTTP), model ${MODEL_LATENCY_MS} ms`,
+        guardrails: overHttp,
+        inputGuardrail: 'racing',
+        latencyMs: MODEL_LATENCY_MS,
+      }),
     ],
     SLOW_ITERATIONS,
     1,
@@ -195,7 +212,11 @@ async function main() {
 
   const added = (a, b) => round((a.p50_ms - b.p50_ms) / TURNS);
   const summary = {
-    in_process: { ratio: round(baton.p50_ms / raw.p50_ms), added_ms_per_turn: added(baton, raw), target: 'ratio <= 1.5 and <= 2 ms added per turn' },
+    in_process: {
+      ratio: round(baton.p50_ms / raw.p50_ms),
+      added_ms_per_turn: added(baton, raw),
+      target: 'ratio <= 1.5 and <= 2 ms added per turn',
+    },
     guardrail_over_http: {
       ratio: round(http.p50_ms / raw.p50_ms),
       added_ms_per_turn: added(http, raw),
@@ -223,7 +244,9 @@ async function main() {
     ...rows.map((r) => `| ${r.name} | ${r.n} | ${r.p50_ms} | ${r.p95_ms} | ${r.per_turn_ms} |`),
   ].join('\n');
   console.log(table);
-  console.log(`\nin-process: ${summary.in_process.ratio}× raw, +${summary.in_process.added_ms_per_turn} ms/turn (target ≤ 1.5×, ≤ 2 ms): ${summary.in_process.meets_target ? 'met' : 'NOT met'}`);
+  console.log(
+    `\nin-process: ${summary.in_process.ratio}× raw, +${summary.in_process.added_ms_per_turn} ms/turn (target ≤ 1.5×, ≤ 2 ms): ${summary.in_process.meets_target ? 'met' : 'NOT met'}`,
+  );
   console.log(
     `guardrail over HTTP: ${summary.guardrail_over_http.ratio}× raw, +${summary.guardrail_over_http.added_ms_per_turn} ms/turn; over in-process +${summary.guardrail_over_http.added_vs_in_process_ms_per_turn} ms/turn (fetch transport +${summary.guardrail_over_http.fetch_transport_added_vs_in_process_ms_per_turn}, service workers: 0 +${summary.guardrail_over_http.workers_0_added_vs_in_process_ms_per_turn}, every request through the pool +${summary.guardrail_over_http.pool_only_added_vs_in_process_ms_per_turn}) (target ≤ 1 ms): ${summary.guardrail_over_http.meets_target ? 'met' : 'NOT met'}`,
   );
@@ -234,7 +257,20 @@ async function main() {
   mkdirSync(dirname(RESULTS), { recursive: true });
   writeFileSync(
     RESULTS,
-    JSON.stringify({ bench: 'runner-overhead', date: new Date().toISOString(), node: process.version, turns_per_run: TURNS, iterations: ITERATIONS, slow_iterations: SLOW_ITERATIONS, rows, summary }, null, 2) + '\n',
+    JSON.stringify(
+      {
+        bench: 'runner-overhead',
+        date: new Date().toISOString(),
+        node: process.version,
+        turns_per_run: TURNS,
+        iterations: ITERATIONS,
+        slow_iterations: SLOW_ITERATIONS,
+        rows,
+        summary,
+      },
+      null,
+      2,
+    ) + '\n',
   );
   console.log(`\nwrote ${RESULTS}`);
 }

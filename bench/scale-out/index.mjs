@@ -24,8 +24,27 @@ const WORKER_COUNTS = (process.env.BENCH_WORKERS ?? '1,2,4').split(',').map(Numb
 function startWorker(url, prefix, workspace, concurrency = CONCURRENCY) {
   const child = spawn(
     process.execPath,
-    [BIN, 'worker', '--queue', url, '--queue-prefix', prefix, '--agents', AGENTS, '--workspace', workspace, '--apply-edits', '--concurrency', String(concurrency), '--task-concurrency', String(concurrency)],
-    { env: { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '', OPENAI_AGENTS_DISABLE_TRACING: '1' }, stdio: ['ignore', 'pipe', 'ignore'] },
+    [
+      BIN,
+      'worker',
+      '--queue',
+      url,
+      '--queue-prefix',
+      prefix,
+      '--agents',
+      AGENTS,
+      '--workspace',
+      workspace,
+      '--apply-edits',
+      '--concurrency',
+      String(concurrency),
+      '--task-concurrency',
+      String(concurrency),
+    ],
+    {
+      env: { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '', OPENAI_AGENTS_DISABLE_TRACING: '1' },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
   );
   const exited = new Promise((resolve) => child.on('close', resolve));
   const ready = new Promise((resolve, reject) => {
@@ -60,7 +79,15 @@ async function measureWorkers(url, count, concurrency = CONCURRENCY) {
     );
     const wallMs = performance.now() - started;
     const completed = results.filter((r) => r.status === 'completed').length;
-    return { workers: count, concurrency, runs: BATCH, completed, wallMs, throughput: (completed / wallMs) * 1000, latency: summarize(latencies) };
+    return {
+      workers: count,
+      concurrency,
+      runs: BATCH,
+      completed,
+      wallMs,
+      throughput: (completed / wallMs) * 1000,
+      latency: summarize(latencies),
+    };
   } finally {
     await queue.close();
     for (const w of workers) w.child.kill('SIGTERM');
@@ -89,7 +116,9 @@ export default async function run() {
       'run p50 ms': r.latency.median,
       'run p99 ms': r.latency.p99,
     }));
-    printTable(table, { title: `Scale-out: ${BATCH} runs, each 3 model calls x 200 ms + 1 skill subprocess (300 ms) + 1 handoff; ${cpus().length} cores` });
+    printTable(table, {
+      title: `Scale-out: ${BATCH} runs, each 3 model calls x 200 ms + 1 skill subprocess (300 ms) + 1 handoff; ${cpus().length} cores`,
+    });
     const file = await writeResult('scale-out', {
       batch: BATCH,
       concurrency_per_worker: CONCURRENCY,

@@ -51,7 +51,20 @@ export default async function run() {
   const store = createMemoryThreadStore();
   const runner = new Runner({
     registry: createAgentRegistry({
-      agents: [{ manifest: { schema_version: '1.0', id: AGENT, version: '1.0.0', name: 'streaming', instructions: 'Benchmark agent.', model: { provider: 'openai', name: 'bench' }, tools: [] }, source: 'bench.agent.yml' }],
+      agents: [
+        {
+          manifest: {
+            schema_version: '1.0',
+            id: AGENT,
+            version: '1.0.0',
+            name: 'streaming',
+            instructions: 'Benchmark agent.',
+            model: { provider: 'openai', name: 'bench' },
+            tools: [],
+          },
+          source: 'bench.agent.yml',
+        },
+      ],
     }),
     guardrails: createGuardrailEngine(),
     store,
@@ -84,12 +97,17 @@ export default async function run() {
         if (e.type === 'text_delta' && firstText === 0) firstText = now();
       },
     });
-    if (result.status !== 'completed' || result.response !== ANSWER) throw new Error(`unexpected run result: ${JSON.stringify(result.error ?? result.response)}`);
+    if (result.status !== 'completed' || result.response !== ANSWER)
+      throw new Error(`unexpected run result: ${JSON.stringify(result.error ?? result.response)}`);
     return { model_ttft: modelFirstChunk - start, first_text: firstText - start, total: now() - start };
   };
   const overHttp = async (stream) => {
     const start = now();
-    const res = await fetch(`${url}/v1/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ agent_id: AGENT, input: 'Where is my order?', stream }) });
+    const res = await fetch(`${url}/v1/runs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ agent_id: AGENT, input: 'Where is my order?', stream }),
+    });
     let firstText = 0;
     let body = '';
     const decoder = new TextDecoder();
@@ -105,7 +123,10 @@ export default async function run() {
   const rows = [];
   const data = {};
   try {
-    for (const [path, fn] of [['in-process events', inProcess], ['HTTP (SSE vs JSON)', overHttp]]) {
+    for (const [path, fn] of [
+      ['in-process events', inProcess],
+      ['HTTP (SSE vs JSON)', overHttp],
+    ]) {
       const samples = { false: [], true: [] };
       for (let i = 0; i < WARMUP + ITERATIONS; i++) {
         // Alternate, so both modes see the same machine load.
@@ -124,7 +145,14 @@ export default async function run() {
           added: summarize(list.map((s) => s.first_text - s.model_ttft)).median,
           total: med(list, 'total'),
         };
-        rows.push({ path, mode: stream ? 'streamed' : 'not streamed', model_ttft_ms: mode[stream].model_ttft, first_text_ms: mode[stream].first_text, added_ms: mode[stream].added, total_ms: mode[stream].total });
+        rows.push({
+          path,
+          mode: stream ? 'streamed' : 'not streamed',
+          model_ttft_ms: mode[stream].model_ttft,
+          first_text_ms: mode[stream].first_text,
+          added_ms: mode[stream].added,
+          total_ms: mode[stream].total,
+        });
       }
       rows.push({
         path,
@@ -139,8 +167,13 @@ export default async function run() {
   } finally {
     await server.close();
   }
-  printTable(rows, { title: `Streaming: ${words} words, model first token ${MODEL_TTFT_MS} ms, ${PER_WORD_MS} ms per word; medians of ${ITERATIONS} runs` });
-  const file = await writeResult('streaming', { settings: { words, model_ttft_ms: MODEL_TTFT_MS, per_word_ms: PER_WORD_MS, iterations: ITERATIONS }, rows });
+  printTable(rows, {
+    title: `Streaming: ${words} words, model first token ${MODEL_TTFT_MS} ms, ${PER_WORD_MS} ms per word; medians of ${ITERATIONS} runs`,
+  });
+  const file = await writeResult('streaming', {
+    settings: { words, model_ttft_ms: MODEL_TTFT_MS, per_word_ms: PER_WORD_MS, iterations: ITERATIONS },
+    rows,
+  });
   process.stdout.write(`\nwritten: ${file}\n`);
   return data;
 }

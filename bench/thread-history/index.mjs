@@ -42,7 +42,16 @@ function agent(id) {
       name: id,
       instructions: 'Benchmark agent.',
       model: { provider: 'openai', name: 'bench-model' },
-      tools: [{ type: 'function', function: { name: 'lookup', description: 'Looks something up.', parameters: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'], additionalProperties: false } } }],
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: 'lookup',
+            description: 'Looks something up.',
+            parameters: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'], additionalProperties: false },
+          },
+        },
+      ],
     },
     source: `${id}.agent.yml`,
   };

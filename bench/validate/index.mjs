@@ -18,10 +18,17 @@ export default async function run() {
   // Repeat: the same file again (tool parameter schemas already compiled once).
   const repeat = await measure(() => manifest.parseAgentManifest(text, { file }), { warmup: 50, iterations });
   // First sight: every iteration has different parameter schemas, so Ajv compiles them.
-  const first = await measure((i) => manifest.parseAgentManifest(text.replaceAll('The subject line.', `The subject line ${i}.`).replaceAll("e.g. 'CASE-1001'", `e.g. 'CASE-${i}'`), { file }), {
-    warmup: 20,
-    iterations: 200,
-  });
+  const first = await measure(
+    (i) =>
+      manifest.parseAgentManifest(
+        text.replaceAll('The subject line.', `The subject line ${i}.`).replaceAll("e.g. 'CASE-1001'", `e.g. 'CASE-${i}'`),
+        { file },
+      ),
+    {
+      warmup: 20,
+      iterations: 200,
+    },
+  );
   const jsonParse = await measure(() => JSON.parse(asJson), { warmup: 200, iterations: 2000 });
   const yamlOnly = await measure(() => parseYaml(text), { warmup: 50, iterations });
 
@@ -32,11 +39,51 @@ export default async function run() {
 
   const us = (ms) => ms * 1000;
   const rows = [
-    { metric: 'validate triage.agent.yml, repeat (µs)', median: us(repeat.median), p99: us(repeat.p99), baseline: us(jsonParse.median), ratio: repeat.median / jsonParse.median, target: '< 1000', met: us(repeat.median) < 1000 ? 'yes' : 'no' },
-    { metric: 'validate triage.agent.yml, first sight (µs)', median: us(first.median), p99: us(first.p99), baseline: us(jsonParse.median), ratio: first.median / jsonParse.median, target: '< 1000', met: us(first.median) < 1000 ? 'yes' : 'no' },
-    { metric: 'yaml parse only (µs)', median: us(yamlOnly.median), p99: us(yamlOnly.p99), baseline: us(jsonParse.median), ratio: yamlOnly.median / jsonParse.median, target: '', met: '' },
-    { metric: 'baton --version start-up (ms)', median: startup.median, p99: startup.p99, baseline: bareNode.median, ratio: startup.median / bareNode.median, target: '< 300', met: startup.median < 300 ? 'yes' : 'no' },
-    { metric: 'baton validate triage.agent.yml (ms)', median: validateOne.median, p99: validateOne.p99, baseline: bareNode.median, ratio: validateOne.median / bareNode.median, target: '', met: '' },
+    {
+      metric: 'validate triage.agent.yml, repeat (µs)',
+      median: us(repeat.median),
+      p99: us(repeat.p99),
+      baseline: us(jsonParse.median),
+      ratio: repeat.median / jsonParse.median,
+      target: '< 1000',
+      met: us(repeat.median) < 1000 ? 'yes' : 'no',
+    },
+    {
+      metric: 'validate triage.agent.yml, first sight (µs)',
+      median: us(first.median),
+      p99: us(first.p99),
+      baseline: us(jsonParse.median),
+      ratio: first.median / jsonParse.median,
+      target: '< 1000',
+      met: us(first.median) < 1000 ? 'yes' : 'no',
+    },
+    {
+      metric: 'yaml parse only (µs)',
+      median: us(yamlOnly.median),
+      p99: us(yamlOnly.p99),
+      baseline: us(jsonParse.median),
+      ratio: yamlOnly.median / jsonParse.median,
+      target: '',
+      met: '',
+    },
+    {
+      metric: 'baton --version start-up (ms)',
+      median: startup.median,
+      p99: startup.p99,
+      baseline: bareNode.median,
+      ratio: startup.median / bareNode.median,
+      target: '< 300',
+      met: startup.median < 300 ? 'yes' : 'no',
+    },
+    {
+      metric: 'baton validate triage.agent.yml (ms)',
+      median: validateOne.median,
+      p99: validateOne.p99,
+      baseline: bareNode.median,
+      ratio: validateOne.median / bareNode.median,
+      target: '',
+      met: '',
+    },
   ];
   printTable(rows, { title: 'validation speed (baseline: JSON.parse of the same data / bare `node -e 0`)' });
   const path = await writeResult('validate', {

@@ -27,7 +27,9 @@ export class RequestCapture {
     const captured = { sequence: event.sequence, agentId: event.agentId, runId: event.runId, json: requestJson(event.request) };
     this.requests.push(captured);
     await mkdir(this.#dir, { recursive: true, mode: 0o700 });
-    await writeFile(path.join(this.#dir, `${String(event.sequence).padStart(4, '0')}-${event.agentId}.json`), `${captured.json}\n`, { mode: 0o600 });
+    await writeFile(path.join(this.#dir, `${String(event.sequence).padStart(4, '0')}-${event.agentId}.json`), `${captured.json}\n`, {
+      mode: 0o600,
+    });
     return captured;
   }
 }

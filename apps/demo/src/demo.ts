@@ -87,14 +87,22 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
         title: `${d.actionType}${d.subject ? ` ${shortId(d.subject)}` : ''}${d.about ? ` (${d.about})` : ''}`,
         outcome: d.decision,
         ...(d.decision === 'ALLOW' ? {} : { detail: `${d.reasonCode}: ${d.reasonMessage}` }),
-        ...(d.findings.length > 0 ? { findings: d.findings.map((f) => ({ detector: f.detector, type: f.type, severity: f.severity, start: f.start, end: f.end })) } : {}),
+        ...(d.findings.length > 0
+          ? { findings: d.findings.map((f) => ({ detector: f.detector, type: f.type, severity: f.severity, start: f.start, end: f.end })) }
+          : {}),
       });
     };
 
     const toolCalls: ObservedToolCall[] = [];
     const tools = observeTools(await loadToolModules([DEMO_INPUTS.toolsModule]), (c) => {
       toolCalls.push(c);
-      progress.event({ kind: 'tool', actor: c.agentId, depth: c.depth, title: `${c.tool}(${Object.keys(c.args).join(', ')})`, detail: `returned ${c.outputChars} characters` });
+      progress.event({
+        kind: 'tool',
+        actor: c.agentId,
+        depth: c.depth,
+        title: `${c.tool}(${Object.keys(c.args).join(', ')})`,
+        detail: `returned ${c.outputChars} characters`,
+      });
     });
 
     const endedRuns = new Set<string>();
@@ -113,7 +121,12 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
         },
         onEnd: (d) => {
           delegations.push(d);
-          const summary = typeof d.outputPayload.summary === 'string' ? d.outputPayload.summary : typeof d.outputPayload.verdict === 'string' ? `verdict: ${d.outputPayload.verdict}` : undefined;
+          const summary =
+            typeof d.outputPayload.summary === 'string'
+              ? d.outputPayload.summary
+              : typeof d.outputPayload.verdict === 'string'
+                ? `verdict: ${d.outputPayload.verdict}`
+                : undefined;
           progress.event({
             kind: d.denied ? 'approval' : 'delegation',
             actor: d.subagent,
@@ -131,11 +144,40 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
         onPrepared: (p) => {
           // The runner cancels the source's run as the handoff is honoured.
           endedRuns.add(p.runId);
-          progress.event({ kind: 'run', actor: p.source, depth: 0, title: `run ${p.runId} ended`, outcome: 'cancelled', detail: `HANDED_OFF to ${shortId(p.destination)}` });
-          progress.event({ kind: 'handoff', actor: p.source, depth: 0, title: `system::handoff → ${shortId(p.destination)} through packet ${p.packetId}`, outcome: 'ALLOWED', detail: 'only the purpose\u2019s approved fields cross; decision recorded in SQLite' });
+          progress.event({
+            kind: 'run',
+            actor: p.source,
+            depth: 0,
+            title: `run ${p.runId} ended`,
+            outcome: 'cancelled',
+            detail: `HANDED_OFF to ${shortId(p.destination)}`,
+          });
+          progress.event({
+            kind: 'handoff',
+            actor: p.source,
+            depth: 0,
+            title: `system::handoff → ${shortId(p.destination)} through packet ${p.packetId}`,
+            outcome: 'ALLOWED',
+            detail: 'only the purpose\u2019s approved fields cross; decision recorded in SQLite',
+          });
         },
-        onDenied: (d) => progress.event({ kind: 'handoff', actor: d.source, depth: 0, title: `system::handoff → ${shortId(d.destination)} refused by the packet gate`, outcome: 'DENIED', detail: `${d.code}: ${d.message}` }),
-        onBoundary: (p) => progress.event({ kind: 'packet', actor: p.destination, depth: 0, title: `packet ${p.packetId} boundary proof recorded`, detail: 'the recipient\u2019s first model request carries exactly the packet' }),
+        onDenied: (d) =>
+          progress.event({
+            kind: 'handoff',
+            actor: d.source,
+            depth: 0,
+            title: `system::handoff → ${shortId(d.destination)} refused by the packet gate`,
+            outcome: 'DENIED',
+            detail: `${d.code}: ${d.message}`,
+          }),
+        onBoundary: (p) =>
+          progress.event({
+            kind: 'packet',
+            actor: p.destination,
+            depth: 0,
+            title: `packet ${p.packetId} boundary proof recorded`,
+            detail: 'the recipient\u2019s first model request carries exactly the packet',
+          }),
       });
       packets = observed.packets;
       return observed.gate;
@@ -170,7 +212,16 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
         applyEdits: true,
         testCommand: [process.execPath, 'test/refund-window.test.mjs'],
         timeoutMs: 20_000,
-        logger: { info: () => undefined, warn: (message, fields) => progress.event({ kind: 'note', actor: 'delegation', depth: 1, title: `${message}${fields ? ` ${JSON.stringify(fields)}` : ''}` }) },
+        logger: {
+          info: () => undefined,
+          warn: (message, fields) =>
+            progress.event({
+              kind: 'note',
+              actor: 'delegation',
+              depth: 1,
+              title: `${message}${fields ? ` ${JSON.stringify(fields)}` : ''}`,
+            }),
+        },
         observeTool: observeDelegations,
       },
       // Every span of the run is exported (JSONL always; OTLP when configured).
@@ -190,23 +241,52 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     cleanups.push(() => stack.close());
     const { runner, store, model } = stack;
 
-    progress.say(`Baton demo — model: ${model.label}${model.api === 'offline' ? ` (scenario ${path.basename(DEMO_INPUTS.scenarioFile)})` : ''}`);
+    progress.say(
+      `Baton demo — model: ${model.label}${model.api === 'offline' ? ` (scenario ${path.basename(DEMO_INPUTS.scenarioFile)})` : ''}`,
+    );
     progress.say(`  guardrail service  ${service.url}/v1/validate (real HTTP, loopback)`);
     progress.say(`  SQLite store       ${outputs.database}`);
-    progress.say(`  spans (JSONL)      ${outputs.spans}${env.OTEL_EXPORTER_OTLP_ENDPOINT ? ` + OTLP ${env.OTEL_EXPORTER_OTLP_ENDPOINT}` : ''}`);
+    progress.say(
+      `  spans (JSONL)      ${outputs.spans}${env.OTEL_EXPORTER_OTLP_ENDPOINT ? ` + OTLP ${env.OTEL_EXPORTER_OTLP_ENDPOINT}` : ''}`,
+    );
     progress.say(`  workspace          ${outputs.workspace}`);
     progress.say('');
 
     const ids = newTraceIds();
-    const run = await runner.run({ agentId: TRIAGE, input: DEMO_INPUT, auth: AUTH, traceparent: formatTraceparent(ids.traceId, ids.spanId, 1) });
+    const run = await runner.run({
+      agentId: TRIAGE,
+      input: DEMO_INPUT,
+      auth: AUTH,
+      traceparent: formatTraceparent(ids.traceId, ids.spanId, 1),
+    });
     for (const r of run.runs.filter((x) => !endedRuns.has(x.run_id))) {
-      progress.event({ kind: 'run', actor: r.agent_id, depth: 0, title: `run ${r.run_id} ended`, outcome: r.status, ...(r.error ? { detail: `${r.error.code}: ${r.error.message}` } : {}) });
+      progress.event({
+        kind: 'run',
+        actor: r.agent_id,
+        depth: 0,
+        title: `run ${r.run_id} ended`,
+        outcome: r.status,
+        ...(r.error ? { detail: `${r.error.code}: ${r.error.message}` } : {}),
+      });
     }
-    progress.event({ kind: 'note', actor: run.agent_id, depth: 0, title: 'final answer, as the user sees it', detail: run.response ?? '(none)' });
+    progress.event({
+      kind: 'note',
+      actor: run.agent_id,
+      depth: 0,
+      title: 'final answer, as the user sees it',
+      detail: run.response ?? '(none)',
+    });
 
     const reconciled = await reconcilePackets(packets, store, keys.auditKey);
     for (const { entry, result } of reconciled) {
-      progress.event({ kind: 'packet', actor: entry.destination, depth: 0, title: `packet ${entry.packetId} reconciled with captured request`, outcome: result.ok ? 'reconciled' : 'failed', detail: result.ok ? `digest ${entry.digest.slice(0, 16)}…` : result.problems.join('; ') });
+      progress.event({
+        kind: 'packet',
+        actor: entry.destination,
+        depth: 0,
+        title: `packet ${entry.packetId} reconciled with captured request`,
+        outcome: result.ok ? 'reconciled' : 'failed',
+        detail: result.ok ? `digest ${entry.digest.slice(0, 16)}…` : result.problems.join('; '),
+      });
     }
     const auditCounts: Record<string, number> = {};
     for (const r of await store.listAudit(run.thread_id)) auditCounts[r.kind] = (auditCounts[r.kind] ?? 0) + 1;
@@ -217,8 +297,20 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     capture = new RequestCapture(path.join(outputs.captures, 'turn-2'));
     progress.event({ kind: 'note', actor: 'operator', depth: 0, title: 'turn 2 on the same thread', detail: DEMO_FOLLOW_UP });
     const followUpIds = newTraceIds();
-    const followUp = await runner.run({ agentId: TRIAGE, threadId: run.thread_id, input: DEMO_FOLLOW_UP, auth: AUTH, traceparent: formatTraceparent(followUpIds.traceId, followUpIds.spanId, 1) });
-    progress.event({ kind: 'note', actor: followUp.agent_id, depth: 0, title: 'turn 2 answer, as the user sees it', detail: followUp.response ?? `(none: ${followUp.status})` });
+    const followUp = await runner.run({
+      agentId: TRIAGE,
+      threadId: run.thread_id,
+      input: DEMO_FOLLOW_UP,
+      auth: AUTH,
+      traceparent: formatTraceparent(followUpIds.traceId, followUpIds.spanId, 1),
+    });
+    progress.event({
+      kind: 'note',
+      actor: followUp.agent_id,
+      depth: 0,
+      title: 'turn 2 answer, as the user sees it',
+      detail: followUp.response ?? `(none: ${followUp.status})`,
+    });
     const followUpRequest = capture.requests[0]?.json ?? '';
 
     await closeAll();
@@ -251,7 +343,16 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     const durationMs = Math.round(progress.elapsed());
     await writeReport(
       outputs.report,
-      buildReport({ traceId: run.trace_id, startedAt, durationMs, model: model.label, events: progress.events, packets: reconciled.map((p) => p.entry), expectations, outputs }),
+      buildReport({
+        traceId: run.trace_id,
+        startedAt,
+        durationMs,
+        model: model.label,
+        events: progress.events,
+        packets: reconciled.map((p) => p.entry),
+        expectations,
+        outputs,
+      }),
     );
     printSummary(progress, { expectations, run, outputs, durationMs, files, decisions });
     return { ok: expectations.every((e) => e.ok), expectations, traceId: run.trace_id, outputs, durationMs, run };
@@ -276,14 +377,25 @@ async function countSpans(file: string, traceId: string): Promise<number> {
 
 function printSummary(
   progress: Progress,
-  s: { expectations: Expectation[]; run: RunResult; outputs: DemoOutputs; durationMs: number; files: { modified: string[]; deleted: string[] }; decisions: ObservedDecision[] },
+  s: {
+    expectations: Expectation[];
+    run: RunResult;
+    outputs: DemoOutputs;
+    durationMs: number;
+    files: { modified: string[]; deleted: string[] };
+    decisions: ObservedDecision[];
+  },
 ): void {
   const count = (d: string) => s.decisions.filter((x) => x.decision === d).length;
   progress.always('');
   progress.always(`Summary — ${s.run.model}`);
   for (const e of s.expectations) progress.always(`  ${e.ok ? '✔' : '✘'} ${e.label}: ${e.detail}`);
-  progress.always(`  guardrail decisions: ${s.decisions.length} (${count('ALLOW')} ALLOW, ${count('MODIFY')} MODIFY, ${count('BLOCK')} BLOCK)`);
-  progress.always(`  files changed in the workspace: ${s.files.modified.join(', ') || 'none'}${s.files.deleted.length ? `; deleted: ${s.files.deleted.join(', ')}` : ''}`);
+  progress.always(
+    `  guardrail decisions: ${s.decisions.length} (${count('ALLOW')} ALLOW, ${count('MODIFY')} MODIFY, ${count('BLOCK')} BLOCK)`,
+  );
+  progress.always(
+    `  files changed in the workspace: ${s.files.modified.join(', ') || 'none'}${s.files.deleted.length ? `; deleted: ${s.files.deleted.join(', ')}` : ''}`,
+  );
   progress.always(`  trace id: ${s.run.trace_id}`);
   progress.always(`  thread id: ${s.run.thread_id}`);
   progress.always(`  SQLite: ${s.outputs.database}`);

@@ -69,32 +69,47 @@ export function checkExpectations(f: DemoFacts): Expectation[] {
     {
       label: 'Purpose-bound packet handed off',
       ok: f.packets.length > 0 && f.run.runs.some((r) => r.agent_id === f.recipientAgentId),
-      detail: f.packets.length > 0 ? f.packets.map((p) => `${p.entry.packetId} → ${p.entry.destination} (${p.entry.purpose})`).join('; ') : 'no packet was built',
+      detail:
+        f.packets.length > 0
+          ? f.packets.map((p) => `${p.entry.packetId} → ${p.entry.destination} (${p.entry.purpose})`).join('; ')
+          : 'no packet was built',
     },
     {
       label: 'Packets reconciled with the audit records',
       ok: f.packets.length > 0 && reconciled === f.packets.length,
-      detail: `${reconciled}/${f.packets.length} reconciled${f.packets.flatMap((p) => p.result.problems).map((p) => `; ${p}`).join('')}`,
+      detail: `${reconciled}/${f.packets.length} reconciled${f.packets
+        .flatMap((p) => p.result.problems)
+        .map((p) => `; ${p}`)
+        .join('')}`,
     },
     {
       label: 'No canary reached the specialist',
       ok: f.recipientRequests.length > 0 && leaked.length === 0,
-      detail: f.recipientRequests.length === 0 ? 'no request to the specialist was captured' : `${f.recipientRequests.length} captured request(s), ${leaked.length} canary hit(s)`,
+      detail:
+        f.recipientRequests.length === 0
+          ? 'no request to the specialist was captured'
+          : `${f.recipientRequests.length} captured request(s), ${leaked.length} canary hit(s)`,
     },
     {
       label: 'Code fix delegated and applied',
       ok: coder?.status === 'SUCCESS' && f.files.modified.length > 0,
-      detail: coder ? `coder → ${coder.status}${coder.errorMessage ? ` (${coder.errorMessage})` : ''}; files changed: ${f.files.modified.join(', ') || 'none'}` : 'coder was never delegated to',
+      detail: coder
+        ? `coder → ${coder.status}${coder.errorMessage ? ` (${coder.errorMessage})` : ''}; files changed: ${f.files.modified.join(', ') || 'none'}`
+        : 'coder was never delegated to',
     },
     {
       label: 'Fix approved by the reviewer (JSON Schema)',
       ok: reviewer?.status === 'SUCCESS' && reviewer.outputPayload.verdict === 'approve',
-      detail: reviewer ? `reviewer → ${reviewer.status}, verdict ${String(reviewer.outputPayload.verdict ?? 'none')}` : 'reviewer was never delegated to',
+      detail: reviewer
+        ? `reviewer → ${reviewer.status}, verdict ${String(reviewer.outputPayload.verdict ?? 'none')}`
+        : 'reviewer was never delegated to',
     },
     {
       label: 'file_delete delegation denied',
       ok: cleaner?.denied === true && f.protectedFile.exists,
-      detail: cleaner ? `cleaner → ${cleaner.denied ? 'DENIED' : cleaner.status}${cleaner.errorMessage ? ` (${cleaner.errorMessage})` : ''}; ${f.protectedFile.path} ${f.protectedFile.exists ? 'still exists' : 'was deleted'}` : 'cleaner was never delegated to',
+      detail: cleaner
+        ? `cleaner → ${cleaner.denied ? 'DENIED' : cleaner.status}${cleaner.errorMessage ? ` (${cleaner.errorMessage})` : ''}; ${f.protectedFile.path} ${f.protectedFile.exists ? 'still exists' : 'was deleted'}`
+        : 'cleaner was never delegated to',
     },
     {
       label: 'Exfiltration link removed from the answer',
@@ -109,7 +124,10 @@ export function checkExpectations(f: DemoFacts): Expectation[] {
     {
       label: 'Audit trail in SQLite',
       ok: audit('guardrail_decision') > 0 && audit('handoff_decision') > 0 && audit('packet_boundary') > 0,
-      detail: Object.entries(f.auditCounts).map(([k, n]) => `${k} ×${n}`).join(', ') || 'no audit records',
+      detail:
+        Object.entries(f.auditCounts)
+          .map(([k, n]) => `${k} ×${n}`)
+          .join(', ') || 'no audit records',
     },
     {
       label: 'Spans exported with the trace id',

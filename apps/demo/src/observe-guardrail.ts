@@ -49,7 +49,10 @@ function subjectOf(request: GuardrailRequest): { subject?: string; about?: strin
       return { subject: request.payload.name };
     case 'AGENT_HANDOFF':
       // @baton/packets checks what crosses (the rendered packet) as a second AGENT_HANDOFF.
-      return { subject: request.payload.target_agent_id, ...(parsePacketInput(request.payload.input) !== undefined ? { about: 'packet contents' } : {}) };
+      return {
+        subject: request.payload.target_agent_id,
+        ...(parsePacketInput(request.payload.input) !== undefined ? { about: 'packet contents' } : {}),
+      };
     default:
       return {};
   }

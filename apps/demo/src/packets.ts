@@ -1,4 +1,10 @@
-import { reconcilePacketAudit, type PacketGateRequest, type PacketHandoffGate, type PacketKeys, type ReconcileResult } from '@baton/packets';
+import {
+  reconcilePacketAudit,
+  type PacketGateRequest,
+  type PacketHandoffGate,
+  type PacketKeys,
+  type ReconcileResult,
+} from '@baton/packets';
 import type { HandoffGate, ThreadStore } from '@baton/runner';
 import type { PacketEntry } from './report-model.js';
 
@@ -26,7 +32,10 @@ export interface PacketGateObserver {
  * cases, with proof in the SQLite store) so the demo can narrate it and keep the recipient's
  * captured request for reconciliation. It only watches: decisions and errors pass through.
  */
-export function observePacketGate(inner: PacketHandoffGate, observer: PacketGateObserver): { gate: HandoffGate; packets: ObservedPacket[] } {
+export function observePacketGate(
+  inner: PacketHandoffGate,
+  observer: PacketGateObserver,
+): { gate: HandoffGate; packets: ObservedPacket[] } {
   const packets: ObservedPacket[] = [];
   const gate: HandoffGate = {
     async prepare(request) {
@@ -35,10 +44,21 @@ export function observePacketGate(inner: PacketHandoffGate, observer: PacketGate
         prepared = await inner.prepare(request as PacketGateRequest);
       } catch (err) {
         const code = (err as { code?: unknown }).code;
-        observer.onDenied({ source: request.sourceAgentId, destination: request.targetAgentId, code: typeof code === 'string' ? code : 'ERROR', message: (err as Error).message });
+        observer.onDenied({
+          source: request.sourceAgentId,
+          destination: request.targetAgentId,
+          code: typeof code === 'string' ? code : 'ERROR',
+          message: (err as Error).message,
+        });
         throw err;
       }
-      const packet: ObservedPacket = { packetId: prepared.packetId, threadId: request.threadId, runId: request.runId, source: request.sourceAgentId, destination: request.targetAgentId };
+      const packet: ObservedPacket = {
+        packetId: prepared.packetId,
+        threadId: request.threadId,
+        runId: request.runId,
+        source: request.sourceAgentId,
+        destination: request.targetAgentId,
+      };
       packets.push(packet);
       observer.onPrepared(packet);
       return {
@@ -56,7 +76,11 @@ export function observePacketGate(inner: PacketHandoffGate, observer: PacketGate
 }
 
 /** Reconciles each packet's captured request with its two audit records in the store. */
-export async function reconcilePackets(packets: readonly ObservedPacket[], store: ThreadStore, auditKey: PacketKeys['auditKey']): Promise<Array<{ entry: PacketEntry; result: ReconcileResult }>> {
+export async function reconcilePackets(
+  packets: readonly ObservedPacket[],
+  store: ThreadStore,
+  auditKey: PacketKeys['auditKey'],
+): Promise<Array<{ entry: PacketEntry; result: ReconcileResult }>> {
   const out: Array<{ entry: PacketEntry; result: ReconcileResult }> = [];
   for (const packet of packets) {
     const records = await store.listAudit(packet.threadId);
@@ -64,7 +88,12 @@ export async function reconcilePackets(packets: readonly ObservedPacket[], store
     const boundary = records.find((r) => r.kind === 'packet_boundary' && r.data.packet_id === packet.packetId);
     const result: ReconcileResult =
       !decision || !boundary || packet.captured === undefined
-        ? { ok: false, problems: [`packet ${packet.packetId}: ${!decision ? 'no handoff_decision record' : !boundary ? 'no packet_boundary record' : 'no captured recipient request'}`] }
+        ? {
+            ok: false,
+            problems: [
+              `packet ${packet.packetId}: ${!decision ? 'no handoff_decision record' : !boundary ? 'no packet_boundary record' : 'no captured recipient request'}`,
+            ],
+          }
         : reconcilePacketAudit({ captured: packet.captured, boundaryRecord: boundary, decisionRecord: decision, auditKey });
     const fields = Array.isArray(decision?.data.fields) ? (decision.data.fields as Array<{ name?: unknown; class?: unknown }>) : [];
     out.push({

@@ -25,7 +25,10 @@ export function renderReportHtml(model: ReportModel): string {
 <section id="summary" aria-label="Summary">
   <h2>Summary</h2>
   <ul class="summary">${model.summary
-    .map((s) => `<li class="${s.ok ? 'ok' : 'bad'}"><span class="mark">${s.ok ? '✔' : '✘'}</span> <strong>${esc(s.label)}</strong> ${esc(s.value)}</li>`)
+    .map(
+      (s) =>
+        `<li class="${s.ok ? 'ok' : 'bad'}"><span class="mark">${s.ok ? '✔' : '✘'}</span> <strong>${esc(s.label)}</strong> ${esc(s.value)}</li>`,
+    )
     .join('')}</ul>
 </section>
 <section id="timeline" aria-label="Timeline">

@@ -11,7 +11,10 @@ export interface ObservedToolCall {
 }
 
 /** Wraps each tool so the demo sees what it really received and returned. */
-export function observeTools(tools: Record<string, ToolImplementation>, onCall: (call: ObservedToolCall) => void): Record<string, ToolImplementation> {
+export function observeTools(
+  tools: Record<string, ToolImplementation>,
+  onCall: (call: ObservedToolCall) => void,
+): Record<string, ToolImplementation> {
   return Object.fromEntries(
     Object.entries(tools).map(([name, fn]) => [
       name,

@@ -7,7 +7,14 @@ import type { DemoOutputs } from './paths.js';
  * artifacts: `--out` may point at a directory holding other files).
  */
 export async function clearOutputs(outputs: DemoOutputs): Promise<void> {
-  const files = [outputs.database, `${outputs.database}-wal`, `${outputs.database}-shm`, `${outputs.database}-journal`, outputs.spans, outputs.report];
+  const files = [
+    outputs.database,
+    `${outputs.database}-wal`,
+    `${outputs.database}-shm`,
+    `${outputs.database}-journal`,
+    outputs.spans,
+    outputs.report,
+  ];
   await Promise.all(files.map((f) => rm(f, { force: true })));
   await rm(outputs.captures, { recursive: true, force: true });
   await rm(outputs.workspace, { recursive: true, force: true });
@@ -29,7 +36,10 @@ async function listFiles(dir: string, base = dir): Promise<string[]> {
 }
 
 /** Files whose content differs between the fixture and the workspace, and files removed or added. */
-export async function changedFiles(fixture: string, workspace: string): Promise<{ modified: string[]; deleted: string[]; added: string[] }> {
+export async function changedFiles(
+  fixture: string,
+  workspace: string,
+): Promise<{ modified: string[]; deleted: string[]; added: string[] }> {
   const [before, after] = await Promise.all([listFiles(fixture), listFiles(workspace)]);
   const modified: string[] = [];
   for (const file of before.filter((f) => after.includes(f))) {

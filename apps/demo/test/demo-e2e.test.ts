@@ -48,7 +48,9 @@ describe('npm run demo (built, as a subprocess)', () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('offline model');
     expect(run.stdout).toMatch(/GUARDRAIL\s+triage: TOOL_OUTPUT get_case BLOCK — PROMPT_INJECTION/);
-    expect(run.stdout).toMatch(/GUARDRAIL\s+triage: TOOL_CALL send_customer_email MODIFY — PII_REDACTED: .*\[pii\/CREDIT_CARD@\d+-\d+, pii\/PHONE_NUMBER@\d+-\d+\]/);
+    expect(run.stdout).toMatch(
+      /GUARDRAIL\s+triage: TOOL_CALL send_customer_email MODIFY — PII_REDACTED: .*\[pii\/CREDIT_CARD@\d+-\d+, pii\/PHONE_NUMBER@\d+-\d+\]/,
+    );
     expect(run.stdout).toMatch(/HANDOFF\s+triage: system::handoff → refunds through packet pkt_[0-9a-f]+ ALLOWED/);
     expect(run.stdout).toMatch(/packet pkt_[0-9a-f]+ reconciled with captured request reconciled/);
     expect(run.stdout).toMatch(/DELEGATION coder: coder yielded SUCCESS/);
@@ -59,7 +61,9 @@ describe('npm run demo (built, as a subprocess)', () => {
     expect(run.stdout).not.toContain('refund-check.example');
     expect(run.stdout).not.toMatch(/^\s+✘/m);
     // Turn 2 on the same thread is answered from the replayed history of turn 1.
-    expect(run.stdout).toContain('triage: turn 2 answer, as the user sees it — [offline model] A moment ago you asked me to handle a refund for CASE-1001 and then to look at CASE-1002.');
+    expect(run.stdout).toContain(
+      'triage: turn 2 answer, as the user sees it — [offline model] A moment ago you asked me to handle a refund for CASE-1001 and then to look at CASE-1002.',
+    );
     expect(run.stdout).toMatch(/✔ Two-turn conversation on the thread: turn 2 completed; its model request replays turn 1: yes/);
     expect(printed('report')).toBe(path.join(out, 'report.html'));
   });
@@ -115,7 +119,15 @@ describe('the generated report in headless Chromium', () => {
   beforeAll(async () => {
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-quic',
+        '--no-first-run',
+      ],
     });
   }, 60_000);
   afterAll(async () => {
@@ -134,7 +146,9 @@ describe('the generated report in headless Chromium', () => {
     expect(await page.locator('#trace-id').innerText()).toContain(printed('trace id'));
     expect(await page.locator('#model').innerText()).toBe('offline model');
     expect(await page.locator('#timeline .event[data-kind="handoff"]').count()).toBeGreaterThanOrEqual(1);
-    const depths = await page.locator('#timeline .event[data-kind="delegation"]').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-depth'))));
+    const depths = await page
+      .locator('#timeline .event[data-kind="delegation"]')
+      .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-depth'))));
     expect(depths.some((d) => d >= 1)).toBe(true);
     expect(await page.locator('#timeline .decision .findings li').count()).toBeGreaterThanOrEqual(1);
     const digests = await page.locator('.packet .digest').allInnerTexts();

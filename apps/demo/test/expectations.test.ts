@@ -5,7 +5,15 @@ import { checkExpectations, type DemoFacts } from '../src/expectations.js';
 function facts(overrides: Partial<DemoFacts> = {}): DemoFacts {
   const run: RunResult = {
     thread_id: 'thread_1',
-    runs: [{ run_id: 'run_1', agent_id: 'io.baton.examples.triage', agent_version: '1.0.0', status: 'failed', error: { code: 'MODEL_ERROR', message: 'Connection error.' } }],
+    runs: [
+      {
+        run_id: 'run_1',
+        agent_id: 'io.baton.examples.triage',
+        agent_version: '1.0.0',
+        status: 'failed',
+        error: { code: 'MODEL_ERROR', message: 'Connection error.' },
+      },
+    ],
     run_id: 'run_1',
     agent_id: 'io.baton.examples.triage',
     status: 'failed',
@@ -43,17 +51,37 @@ describe('checkExpectations', () => {
   });
 
   it('fails the canary check when a canary reached the specialist', () => {
-    const leaked = checkExpectations(facts({ recipientRequests: [{ sequence: 5, agentId: 'io.baton.examples.refunds', runId: 'run_2', json: '{"input":"CANARY-NOTES-7f3a"}' }] }));
-    expect(leaked.find((r) => r.label === 'No canary reached the specialist')).toMatchObject({ ok: false, detail: '1 captured request(s), 1 canary hit(s)' });
+    const leaked = checkExpectations(
+      facts({
+        recipientRequests: [{ sequence: 5, agentId: 'io.baton.examples.refunds', runId: 'run_2', json: '{"input":"CANARY-NOTES-7f3a"}' }],
+      }),
+    );
+    expect(leaked.find((r) => r.label === 'No canary reached the specialist')).toMatchObject({
+      ok: false,
+      detail: '1 captured request(s), 1 canary hit(s)',
+    });
   });
 
   it('does not count an e-mail as redacted when the mail gateway still got the card number', () => {
     const results = checkExpectations(
       facts({
-        decisions: [{ actionType: 'TOOL_CALL', agentId: 'a.b', subject: 'send_customer_email', decision: 'MODIFY', reasonCode: 'PII_REDACTED', reasonMessage: 'm', findings: [{ detector: 'pii', type: 'CREDIT_CARD', severity: 'high', start: 0, end: 19 }] }],
+        decisions: [
+          {
+            actionType: 'TOOL_CALL',
+            agentId: 'a.b',
+            subject: 'send_customer_email',
+            decision: 'MODIFY',
+            reasonCode: 'PII_REDACTED',
+            reasonMessage: 'm',
+            findings: [{ detector: 'pii', type: 'CREDIT_CARD', severity: 'high', start: 0, end: 19 }],
+          },
+        ],
         toolCalls: [{ agentId: 'a.b', depth: 0, tool: 'send_customer_email', args: { body: 'card 4242 4242 4242 4242' }, outputChars: 10 }],
       }),
     );
-    expect(results.find((r) => r.label === 'PII redacted in the outgoing e-mail')).toMatchObject({ ok: false, detail: expect.stringContaining('still received a card number') });
+    expect(results.find((r) => r.label === 'PII redacted in the outgoing e-mail')).toMatchObject({
+      ok: false,
+      detail: expect.stringContaining('still received a card number'),
+    });
   });
 });

@@ -33,7 +33,10 @@ function entryFiles(pkg: PackageJson): string[] {
 }
 
 const published = readdirSync(packagesDir)
-  .map((d) => ({ dir: path.join(packagesDir, d), pkg: JSON.parse(readFileSync(path.join(packagesDir, d, 'package.json'), 'utf8')) as PackageJson }))
+  .map((d) => ({
+    dir: path.join(packagesDir, d),
+    pkg: JSON.parse(readFileSync(path.join(packagesDir, d, 'package.json'), 'utf8')) as PackageJson,
+  }))
   .filter((p) => p.pkg.name.startsWith('@baton/') && p.pkg.private !== true);
 
 let root: string;
@@ -55,15 +58,32 @@ beforeAll(() => {
   mkdirSync(project);
   const files: string[] = [];
   for (const { dir } of published) {
-    const [packed] = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', tarballs], dir)) as Array<{ name: string; filename: string; files: Array<{ path: string }> }>;
+    const [packed] = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', tarballs], dir)) as Array<{
+      name: string;
+      filename: string;
+      files: Array<{ path: string }>;
+    }>;
     if (!packed) throw new Error(`npm pack printed nothing for ${dir}`);
-    packedFiles.set(packed.name, packed.files.map((f) => f.path));
+    packedFiles.set(
+      packed.name,
+      packed.files.map((f) => f.path),
+    );
     files.push(path.join(tarballs, packed.filename));
   }
   const rootPkg = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { allowScripts?: unknown };
   writeFileSync(
     path.join(project, 'package.json'),
-    JSON.stringify({ name: 'baton-pack-check', version: '1.0.0', private: true, type: 'module', ...(rootPkg.allowScripts ? { allowScripts: rootPkg.allowScripts } : {}) }, null, 2),
+    JSON.stringify(
+      {
+        name: 'baton-pack-check',
+        version: '1.0.0',
+        private: true,
+        type: 'module',
+        ...(rootPkg.allowScripts ? { allowScripts: rootPkg.allowScripts } : {}),
+      },
+      null,
+      2,
+    ),
   );
   run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock', ...files], project);
   copyFileSync(path.join(here, 'fixtures', 'use-packages.mjs'), path.join(project, 'use-packages.mjs'));
@@ -87,43 +107,66 @@ describe('the @baton/* packages, packed and installed outside the workspace', ()
 
   it('packs every published package', () => {
     expect(published.map((p) => p.pkg.name).sort()).toEqual(
-      ['@baton/cli', '@baton/guardrail-client', '@baton/guardrail-server', '@baton/manifest', '@baton/packets', '@baton/queue', '@baton/runner', '@baton/skills', '@baton/tracing'].sort(),
+      [
+        '@baton/cli',
+        '@baton/guardrail-client',
+        '@baton/guardrail-server',
+        '@baton/manifest',
+        '@baton/packets',
+        '@baton/queue',
+        '@baton/runner',
+        '@baton/skills',
+        '@baton/tracing',
+      ].sort(),
     );
     for (const { pkg } of published) {
-      const installed = JSON.parse(readFileSync(path.join(project, 'node_modules', ...pkg.name.split('/'), 'package.json'), 'utf8')) as PackageJson;
+      const installed = JSON.parse(
+        readFileSync(path.join(project, 'node_modules', ...pkg.name.split('/'), 'package.json'), 'utf8'),
+      ) as PackageJson;
       expect(installed.name).toBe(pkg.name);
     }
   });
 
-  it('runs a minimal use of each public API', () => {
-    const result = JSON.parse(run(process.execPath, ['use-packages.mjs', 'triage.agent.yml', 'refunds.contract.yml'], project)) as Record<string, unknown>;
-    expect(result).toEqual({
-      manifest: 'io.baton.examples.triage',
-      tracing: true,
-      engine: 'MODIFY',
-      inProcess: 'MODIFY',
-      http: 'BLOCK',
-      packets: { contract: expect.any(String), digest: true },
-      memoryStore: true,
-      sqliteStore: true,
-      offlineModel: 'offline model',
-      skills: { format: 'unified_diff', criteria: 'word_count' },
-      queue: { code: 'QUEUE_CONFIG', testing: 'function' },
-      cli: 'baton',
-    });
-  }, TWO_MINUTES);
+  it(
+    'runs a minimal use of each public API',
+    () => {
+      const result = JSON.parse(run(process.execPath, ['use-packages.mjs', 'triage.agent.yml', 'refunds.contract.yml'], project)) as Record<
+        string,
+        unknown
+      >;
+      expect(result).toEqual({
+        manifest: 'io.baton.examples.triage',
+        tracing: true,
+        engine: 'MODIFY',
+        inProcess: 'MODIFY',
+        http: 'BLOCK',
+        packets: { contract: expect.any(String), digest: true },
+        memoryStore: true,
+        sqliteStore: true,
+        offlineModel: 'offline model',
+        skills: { format: 'unified_diff', criteria: 'word_count' },
+        queue: { code: 'QUEUE_CONFIG', testing: 'function' },
+        cli: 'baton',
+      });
+    },
+    TWO_MINUTES,
+  );
 
-  it('installs the baton command: --version and validate', () => {
-    expect(run('npx', ['--no-install', 'baton', '--version'], project).trim()).toMatch(/^\d+\.\d+\.\d+/);
-    expect(run('npx', ['--no-install', 'baton', 'validate', 'triage.agent.yml'], project)).toBeDefined();
-    writeFileSync(path.join(project, 'bad.agent.yml'), 'schema_version: "1.0"\nid: Not-Reverse-DNS\n');
-    let failed: { status?: number; stdout?: string } = {};
-    try {
-      run('npx', ['--no-install', 'baton', 'validate', 'bad.agent.yml'], project);
-    } catch (err) {
-      failed = err as { status?: number; stdout?: string };
-    }
-    expect(failed.status).toBe(1);
-    expect(failed.stdout).toMatch(/^bad\.agent\.yml:\d+:\d+: /m);
-  }, TWO_MINUTES);
+  it(
+    'installs the baton command: --version and validate',
+    () => {
+      expect(run('npx', ['--no-install', 'baton', '--version'], project).trim()).toMatch(/^\d+\.\d+\.\d+/);
+      expect(run('npx', ['--no-install', 'baton', 'validate', 'triage.agent.yml'], project)).toBeDefined();
+      writeFileSync(path.join(project, 'bad.agent.yml'), 'schema_version: "1.0"\nid: Not-Reverse-DNS\n');
+      let failed: { status?: number; stdout?: string } = {};
+      try {
+        run('npx', ['--no-install', 'baton', 'validate', 'bad.agent.yml'], project);
+      } catch (err) {
+        failed = err as { status?: number; stdout?: string };
+      }
+      expect(failed.status).toBe(1);
+      expect(failed.stdout).toMatch(/^bad\.agent\.yml:\d+:\d+: /m);
+    },
+    TWO_MINUTES,
+  );
 });

@@ -28,7 +28,15 @@ function sampleModel(): ReportModel {
         outcome: 'MODIFY',
         findings: [{ detector: 'pii', type: 'EMAIL', severity: 'medium', start: 3, end: 20 }],
       },
-      { atMs: 9, kind: 'delegation', actor: 'coder', depth: 1, title: 'delegate_task coder', outcome: 'SUCCESS', detail: '<script>alert(1)</script>' },
+      {
+        atMs: 9,
+        kind: 'delegation',
+        actor: 'coder',
+        depth: 1,
+        title: 'delegate_task coder',
+        outcome: 'SUCCESS',
+        detail: '<script>alert(1)</script>',
+      },
     ],
     packets: [
       {
@@ -69,7 +77,15 @@ describe('report in headless Chromium', () => {
     dir = mkdtempSync(path.join(tmpdir(), 'baton-report-'));
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-quic',
+        '--no-first-run',
+      ],
     });
   }, 60_000);
   afterAll(async () => {

@@ -34,7 +34,9 @@ describe('the baton bin', () => {
     const dir = mkdtempSync(join(tmpdir(), 'baton-clone-'));
     clones.push(dir);
     execFileSync('git', ['clone', '--quiet', '--no-checkout', REPO_ROOT, dir], { stdio: 'ignore' });
-    execFileSync('git', ['-C', dir, 'checkout', '--quiet', 'HEAD', '--', 'packages/cli/bin/baton.js', 'packages/cli/package.json'], { stdio: 'ignore' });
+    execFileSync('git', ['-C', dir, 'checkout', '--quiet', 'HEAD', '--', 'packages/cli/bin/baton.js', 'packages/cli/package.json'], {
+      stdio: 'ignore',
+    });
     const mode = statSync(join(dir, 'packages/cli/bin/baton.js')).mode;
     expect(mode & 0o111).not.toBe(0);
   });

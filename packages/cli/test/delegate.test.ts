@@ -25,7 +25,17 @@ function agentsWithoutSkills(name: string): string {
 describe('baton run with a delegating agent', () => {
   it('without --skills: exit 2, and the error names the flag', async () => {
     const root = agentsWithoutSkills('no-skills');
-    const r = await runCli(['run', '--agents', join(root, 'agents'), '--agent', COORDINATOR, '--input', 'record T-7', '--store', join(root, 'b.db')]);
+    const r = await runCli([
+      'run',
+      '--agents',
+      join(root, 'agents'),
+      '--agent',
+      COORDINATOR,
+      '--input',
+      'record T-7',
+      '--store',
+      join(root, 'b.db'),
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`agent ${COORDINATOR} delegates (delegate_task in baton.yml system_tools): pass --skills <dir>`);
     expect(r.stdout).toBe('');
@@ -34,19 +44,53 @@ describe('baton run with a delegating agent', () => {
   it('with --skills: the skill runs as a subprocess, its edit is applied, and the run hands off', async () => {
     const root = agentsWithoutSkills('with-skills');
     const workspace = join(root, 'workspace');
-    const r = await runCli(['run', '--agents', join(root, 'agents'), '--skills', SKILLS, '--workspace', workspace, '--apply-edits', '--agent', COORDINATOR, '--input', 'record T-7', '--store', join(root, 'b.db')]);
+    const r = await runCli([
+      'run',
+      '--agents',
+      join(root, 'agents'),
+      '--skills',
+      SKILLS,
+      '--workspace',
+      workspace,
+      '--apply-edits',
+      '--agent',
+      COORDINATOR,
+      '--input',
+      'record T-7',
+      '--store',
+      join(root, 'b.db'),
+    ]);
     expect(r.stderr).not.toMatch(/baton run: (?!using the offline model)/);
     expect(r.code).toBe(0);
-    const result = JSON.parse(r.stdout) as { status: string; runs: Array<{ agent_id: string; status: string }>; state: Record<string, unknown> };
+    const result = JSON.parse(r.stdout) as {
+      status: string;
+      runs: Array<{ agent_id: string; status: string }>;
+      state: Record<string, unknown>;
+    };
     expect(result.status).toBe('completed');
-    expect(result.runs.map((run) => `${run.agent_id}:${run.status}`)).toEqual([`${COORDINATOR}:cancelled`, 'io.baton.scaleout.closer:completed']);
+    expect(result.runs.map((run) => `${run.agent_id}:${run.status}`)).toEqual([
+      `${COORDINATOR}:cancelled`,
+      'io.baton.scaleout.closer:completed',
+    ]);
     expect(result.state).toEqual({ ticket: 'T-7', recorded: 'SUCCESS' });
     expect(readFileSync(join(workspace, 'ledger', 'T-7.txt'), 'utf8')).toContain('recorded T-7');
   });
 
   it('refuses a --skills that is not a directory', async () => {
     const root = agentsWithoutSkills('bad-skills');
-    const r = await runCli(['run', '--agents', join(root, 'agents'), '--skills', join(root, 'nope'), '--agent', COORDINATOR, '--input', 'x', '--store', join(root, 'b.db')]);
+    const r = await runCli([
+      'run',
+      '--agents',
+      join(root, 'agents'),
+      '--skills',
+      join(root, 'nope'),
+      '--agent',
+      COORDINATOR,
+      '--input',
+      'x',
+      '--store',
+      join(root, 'b.db'),
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`--skills ${join(root, 'nope')}: not a directory`);
   });
@@ -60,10 +104,28 @@ describe('baton serve with a delegating agent', () => {
     expect(refused.stderr).toContain('pass --skills <dir>');
 
     const workspace = join(root, 'workspace');
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--agents', join(root, 'agents'), '--skills', SKILLS, '--workspace', workspace, '--apply-edits', '--store', join(root, 's.db')], {
-      env: offlineEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        'serve',
+        '--port',
+        '0',
+        '--agents',
+        join(root, 'agents'),
+        '--skills',
+        SKILLS,
+        '--workspace',
+        workspace,
+        '--apply-edits',
+        '--store',
+        join(root, 's.db'),
+      ],
+      {
+        env: offlineEnv(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
@@ -77,10 +139,18 @@ describe('baton serve with a delegating agent', () => {
         });
         void exited.then((code) => reject(new Error(`serve exited early (${code}): ${stderr}`)));
       });
-      const res = await fetch(`${url}/v1/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ agent_id: COORDINATOR, input: 'record T-9' }) });
+      const res = await fetch(`${url}/v1/runs`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ agent_id: COORDINATOR, input: 'record T-9' }),
+      });
       expect(res.status).toBe(200);
       const result = (await res.json()) as { status: string; agent_id: string; state: Record<string, unknown> };
-      expect(result).toMatchObject({ status: 'completed', agent_id: 'io.baton.scaleout.closer', state: { ticket: 'T-9', recorded: 'SUCCESS' } });
+      expect(result).toMatchObject({
+        status: 'completed',
+        agent_id: 'io.baton.scaleout.closer',
+        state: { ticket: 'T-9', recorded: 'SUCCESS' },
+      });
       expect(readFileSync(join(workspace, 'ledger', 'T-9.txt'), 'utf8')).toContain('recorded T-9');
       child.kill('SIGTERM');
       expect(await exited).toBe(0);

@@ -3,7 +3,14 @@ import { GuardrailClientConfigError } from '@baton/guardrail-client';
 import { PolicyError } from '@baton/guardrail-server';
 import { CaseNotBoundError, InvalidKeysError } from '@baton/packets';
 import { QueueConfigError, QueueUnavailableError } from '@baton/queue';
-import { AgentNotFoundError, InvalidRunRequestError, RegistryError, RunTimeoutError, ScenarioError, ThreadNotFoundError } from '@baton/runner';
+import {
+  AgentNotFoundError,
+  InvalidRunRequestError,
+  RegistryError,
+  RunTimeoutError,
+  ScenarioError,
+  ThreadNotFoundError,
+} from '@baton/runner';
 import { RunnerHttpConfigError } from '@baton/runner/http';
 import { SkillsConfigError } from '@baton/skills';
 import { AuthInputError, UsageError, exitCodeFor } from '../src/errors.js';

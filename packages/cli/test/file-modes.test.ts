@@ -17,7 +17,25 @@ it('creates the store, its directory and every capture file owner-only', async (
   let result;
   try {
     result = await runCli(
-      ['run', '--agents', join(EXAMPLES, 'agents'), '--agent', 'io.baton.examples.triage', '--input', 'Refund for case CASE-1001, please.', '--store', store, '--capture', capture, '--tenant', 'acme-retail', '--subject', 'agent-7', '--roles', 'support_agent'],
+      [
+        'run',
+        '--agents',
+        join(EXAMPLES, 'agents'),
+        '--agent',
+        'io.baton.examples.triage',
+        '--input',
+        'Refund for case CASE-1001, please.',
+        '--store',
+        store,
+        '--capture',
+        capture,
+        '--tenant',
+        'acme-retail',
+        '--subject',
+        'agent-7',
+        '--roles',
+        'support_agent',
+      ],
       { env: offlineEnv() },
     );
   } finally {

@@ -64,7 +64,9 @@ describe('baton guardrail serve (built CLI in a subprocess)', { timeout: 90_000 
       type: 'function',
       function: { name: 'send_email', arguments: JSON.stringify({ to: 'ops@example.com', body: 'Your SSN is 123-45-6789' }) },
     });
-    const modified = (await (await fetch(`${url}/v1/validate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(pii) })).json()) as Record<string, any>;
+    const modified = (await (
+      await fetch(`${url}/v1/validate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(pii) })
+    ).json()) as Record<string, any>;
     expect(modified['decision']).toBe('MODIFY');
     expect(JSON.stringify(modified)).not.toContain('123-45-6789');
 
@@ -84,7 +86,11 @@ describe('baton guardrail serve (built CLI in a subprocess)', { timeout: 90_000 
     const url = await run.firstLine;
     const body = JSON.stringify(request('AGENT_INPUT', 'hello'));
     expect((await fetch(`${url}/v1/validate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status).toBe(401);
-    const ok = await fetch(`${url}/v1/validate`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer env-token-0123456789' }, body });
+    const ok = await fetch(`${url}/v1/validate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer env-token-0123456789' },
+      body,
+    });
     expect(ok.status).toBe(200);
     run.child.kill('SIGINT');
     expect(await run.exited).toBe(0);

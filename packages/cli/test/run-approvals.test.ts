@@ -35,9 +35,25 @@ describe('baton run pauses for approval; baton serve resumes it', () => {
   it('keeps the paused run in the store and completes it once approved over HTTP', async () => {
     const agents = examplesNeedingApproval();
     const store = join(dir, 'approvals.db');
-    const paused = await runCli(['run', '--agents', agents, '--agent', 'io.baton.examples.triage', '--store', store, ...AUTH, '--input', 'Refund for case CASE-1001, please.']);
+    const paused = await runCli([
+      'run',
+      '--agents',
+      agents,
+      '--agent',
+      'io.baton.examples.triage',
+      '--store',
+      store,
+      ...AUTH,
+      '--input',
+      'Refund for case CASE-1001, please.',
+    ]);
     expect(paused.code, paused.stderr).toBe(1);
-    const result = JSON.parse(paused.stdout) as { status: string; run_id: string; thread_id: string; required_action: { run_id: string; approvals: Array<{ id: string; tool_name: string }> } };
+    const result = JSON.parse(paused.stdout) as {
+      status: string;
+      run_id: string;
+      thread_id: string;
+      required_action: { run_id: string; approvals: Array<{ id: string; tool_name: string }> };
+    };
     expect(result.status).toBe('requires_action');
     expect(result.required_action.run_id).toBe(result.run_id);
     expect(result.required_action.approvals.map((a) => a.tool_name)).toEqual(['get_case']);
@@ -69,14 +85,22 @@ describe('baton run pauses for approval; baton serve resumes it', () => {
       expect(view.pending_approvals?.[0]?.approvals.map((a) => a.id)).toEqual(result.required_action.approvals.map((a) => a.id));
 
       const decisions = result.required_action.approvals.map((a) => ({ id: a.id, approve: true }));
-      const decided = await fetch(`${url}/v1/runs/${result.run_id}/approvals`, { method: 'POST', headers, body: JSON.stringify({ decisions }) });
+      const decided = await fetch(`${url}/v1/runs/${result.run_id}/approvals`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ decisions }),
+      });
       const body = (await decided.json()) as { status: string; response: string | null };
       expect(decided.status, JSON.stringify(body)).toBe(200);
       expect(body.status, JSON.stringify(body)).toBe('completed');
       expect(body.response).toBeTruthy();
 
       // Decided once: a second decision finds nothing waiting.
-      const again = await fetch(`${url}/v1/runs/${result.run_id}/approvals`, { method: 'POST', headers, body: JSON.stringify({ decisions }) });
+      const again = await fetch(`${url}/v1/runs/${result.run_id}/approvals`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ decisions }),
+      });
       expect(again.status).toBe(409);
       child.kill('SIGTERM');
       expect(await exited).toBe(0);

@@ -32,7 +32,11 @@ describe('packetReportingRunner', () => {
   });
 
   it('offers no submitApprovals when the runner has none (the route answers 501)', () => {
-    const wrapped = packetReportingRunner({ runner: { run: async () => result('completed') }, store: { listAudit: async () => [] }, packets: false });
+    const wrapped = packetReportingRunner({
+      runner: { run: async () => result('completed') },
+      store: { listAudit: async () => [] },
+      packets: false,
+    });
     expect(wrapped.submitApprovals).toBeUndefined();
   });
 });

@@ -28,10 +28,14 @@ it('keeps the captures of two concurrent HTTP calls apart', async () => {
   };
   const model = await startScriptedOpenAIServer({ script, api: 'chat' });
   const capture = join(dir, 'captures');
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--agents', join(EXAMPLES, 'agents'), '--store', join(dir, 's.db'), '--capture', capture], {
-    env: offlineEnv({ OPENAI_BASE_URL: model.url }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [BIN, 'serve', '--port', '0', '--agents', join(EXAMPLES, 'agents'), '--store', join(dir, 's.db'), '--capture', capture],
+    {
+      env: offlineEnv({ OPENAI_BASE_URL: model.url }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stdout = '';
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));

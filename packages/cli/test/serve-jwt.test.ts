@@ -26,7 +26,24 @@ function jwt(claims: Record<string, unknown>): string {
 
 describe('baton serve --auth-jwks', () => {
   it('runs for a verified token, keeps its thread from other tenants, refuses bad tokens', async () => {
-    const args = [BIN, 'serve', '--port', '0', '--agents', join(EXAMPLES, 'agents'), '--store', join(dir, 's.db'), '--auth-jwks', JWKS, '--auth-issuer', ISSUER, '--auth-audience', AUDIENCE, '--auth-tenant-claim', 'org'];
+    const args = [
+      BIN,
+      'serve',
+      '--port',
+      '0',
+      '--agents',
+      join(EXAMPLES, 'agents'),
+      '--store',
+      join(dir, 's.db'),
+      '--auth-jwks',
+      JWKS,
+      '--auth-issuer',
+      ISSUER,
+      '--auth-audience',
+      AUDIENCE,
+      '--auth-tenant-claim',
+      'org',
+    ];
     const child = spawn(process.execPath, args, { env: offlineEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
@@ -68,9 +85,36 @@ describe('baton serve --auth-jwks', () => {
     const base = ['serve', '--port', '0', '--agents', join(EXAMPLES, 'agents')];
     const [noIssuer, both, orphan, notHttps] = await Promise.all([
       runCli([...base, '--store', join(dir, 'a.db'), '--auth-jwks', JWKS, '--auth-audience', AUDIENCE], { env: offlineEnv() }),
-      runCli([...base, '--store', join(dir, 'b.db'), '--auth-jwks', JWKS, '--auth-issuer', ISSUER, '--auth-audience', AUDIENCE, '--trust-identity-headers'], { env: offlineEnv() }),
+      runCli(
+        [
+          ...base,
+          '--store',
+          join(dir, 'b.db'),
+          '--auth-jwks',
+          JWKS,
+          '--auth-issuer',
+          ISSUER,
+          '--auth-audience',
+          AUDIENCE,
+          '--trust-identity-headers',
+        ],
+        { env: offlineEnv() },
+      ),
       runCli([...base, '--store', join(dir, 'c.db'), '--auth-issuer', ISSUER], { env: offlineEnv() }),
-      runCli([...base, '--store', join(dir, 'd.db'), '--auth-jwks', 'http://id.example.test/jwks', '--auth-issuer', ISSUER, '--auth-audience', AUDIENCE], { env: offlineEnv() }),
+      runCli(
+        [
+          ...base,
+          '--store',
+          join(dir, 'd.db'),
+          '--auth-jwks',
+          'http://id.example.test/jwks',
+          '--auth-issuer',
+          ISSUER,
+          '--auth-audience',
+          AUDIENCE,
+        ],
+        { env: offlineEnv() },
+      ),
     ]);
     expect([noIssuer.code, both.code, orphan.code, notHttps.code]).toEqual([2, 2, 2, 2]);
     expect(noIssuer.stderr).toMatch(/--auth-jwks needs --auth-issuer and --auth-audience/);

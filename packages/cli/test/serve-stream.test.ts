@@ -14,10 +14,14 @@ writeFileSync(TOKENS, `tokens:\n  - token: ${TOKEN}\n    tenant: acme-retail\n  
 
 describe('baton serve with a streamed run', () => {
   it('answers server-sent events through the packet-reporting runner; done carries the packets', async () => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--agents', join(EXAMPLES, 'agents'), '--store', join(dir, 's.db'), '--auth-tokens', TOKENS], {
-      env: offlineEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [BIN, 'serve', '--port', '0', '--agents', join(EXAMPLES, 'agents'), '--store', join(dir, 's.db'), '--auth-tokens', TOKENS],
+      {
+        env: offlineEnv(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
@@ -40,14 +44,22 @@ describe('baton serve with a streamed run', () => {
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
       const frames = (await res.text()).split('\n\n').filter((f) => f.startsWith('event: '));
-      const events = frames.map((f) => ({ event: f.slice(7, f.indexOf('\n')), data: JSON.parse(f.slice(f.indexOf('\ndata: ') + 7)) as Record<string, unknown> }));
+      const events = frames.map((f) => ({
+        event: f.slice(7, f.indexOf('\n')),
+        data: JSON.parse(f.slice(f.indexOf('\ndata: ') + 7)) as Record<string, unknown>,
+      }));
       expect(events.map((e) => e.event)).toEqual(expect.arrayContaining(['run_start', 'tool_start', 'handoff', 'text_delta', 'run_end']));
       const done = events.at(-1);
       expect(done?.event).toBe('done');
       const result = done?.data as { status: string; response: string; packets?: unknown[] };
       expect(result.status).toBe('completed');
       expect(result.packets).toHaveLength(1);
-      expect(events.filter((e) => e.event === 'text_delta').map((e) => e.data.text).join('')).toBe(result.response);
+      expect(
+        events
+          .filter((e) => e.event === 'text_delta')
+          .map((e) => e.data.text)
+          .join(''),
+      ).toBe(result.response);
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
     } finally {

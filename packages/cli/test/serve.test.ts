@@ -27,10 +27,14 @@ writeFileSync(
 
 describe('baton serve', () => {
   it('serves runs over HTTP and shuts down cleanly on SIGTERM', async () => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--agents', join(EXAMPLES, 'agents'), '--store', join(dir, 's.db'), '--auth-tokens', TOKENS], {
-      env: offlineEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [BIN, 'serve', '--port', '0', '--agents', join(EXAMPLES, 'agents'), '--store', join(dir, 's.db'), '--auth-tokens', TOKENS],
+      {
+        env: offlineEnv(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
@@ -85,10 +89,18 @@ describe('baton serve', () => {
     const [open, port, both, badFile, missingFile, headersOff] = await Promise.all([
       runCli(['serve', '--host', '0.0.0.0', '--port', '0', ...agents, '--store', join(dir, 't.db')], { env: offlineEnv() }),
       runCli(['serve', '--port', 'eighty'], { env: offlineEnv() }),
-      runCli(['serve', '--port', '0', ...agents, '--store', join(dir, 'u.db'), '--auth-tokens', TOKENS, '--trust-identity-headers'], { env: offlineEnv() }),
-      runCli(['serve', '--port', '0', ...agents, '--store', join(dir, 'v.db'), '--auth-tokens', join(dir, 'bad-tokens.yml')], { env: offlineEnv() }),
-      runCli(['serve', '--port', '0', ...agents, '--store', join(dir, 'w.db'), '--auth-tokens', join(dir, 'none.yml')], { env: offlineEnv() }),
-      runCli(['serve', '--host', '0.0.0.0', '--port', '0', ...agents, '--store', join(dir, 'x.db'), '--trust-identity-headers'], { env: offlineEnv() }),
+      runCli(['serve', '--port', '0', ...agents, '--store', join(dir, 'u.db'), '--auth-tokens', TOKENS, '--trust-identity-headers'], {
+        env: offlineEnv(),
+      }),
+      runCli(['serve', '--port', '0', ...agents, '--store', join(dir, 'v.db'), '--auth-tokens', join(dir, 'bad-tokens.yml')], {
+        env: offlineEnv(),
+      }),
+      runCli(['serve', '--port', '0', ...agents, '--store', join(dir, 'w.db'), '--auth-tokens', join(dir, 'none.yml')], {
+        env: offlineEnv(),
+      }),
+      runCli(['serve', '--host', '0.0.0.0', '--port', '0', ...agents, '--store', join(dir, 'x.db'), '--trust-identity-headers'], {
+        env: offlineEnv(),
+      }),
     ]);
     expect(open.code).toBe(2);
     expect(open.stderr).toMatch(/set a bearer token/);

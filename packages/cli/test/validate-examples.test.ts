@@ -8,7 +8,8 @@ async function manifestsUnder(dir: string): Promise<string[]> {
   const out: string[] = [];
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory() && entry.name !== 'node_modules' && entry.name !== 'dist' && !entry.name.startsWith('.')) out.push(...(await manifestsUnder(path)));
+    if (entry.isDirectory() && entry.name !== 'node_modules' && entry.name !== 'dist' && !entry.name.startsWith('.'))
+      out.push(...(await manifestsUnder(path)));
     else if (entry.isFile() && manifestKindOf(path)) out.push(path);
   }
   return out;

@@ -117,7 +117,10 @@ describe('runValidate (library)', () => {
     const file = join(badDir, input.file);
     const code = await runValidate({ paths: [file], stdout: (t) => out.push(t), stderr: (t) => err.push(t) });
     expect(code).toBe(1);
-    const line = out.join('').split('\n').find((l) => l.includes(input.message));
+    const line = out
+      .join('')
+      .split('\n')
+      .find((l) => l.includes(input.message));
     expect(line, out.join('')).toBeDefined();
     expect(line!.startsWith(`${file}:${input.line}:`)).toBe(true);
   });

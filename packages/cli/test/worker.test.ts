@@ -34,7 +34,10 @@ interface Proc {
 }
 
 function start(args: string[]): Proc {
-  const child = spawn(process.execPath, [BIN, ...args], { env: offlineEnv({ OPENAI_AGENTS_DISABLE_TRACING: '1' }), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: offlineEnv({ OPENAI_AGENTS_DISABLE_TRACING: '1' }),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   children.push(child);
   const proc: Proc = { child, stdout: '', stderr: '', exited: new Promise((resolve) => child.on('close', (code) => resolve(code))) };
   child.stdout.on('data', (c: Buffer) => (proc.stdout += c.toString()));
@@ -121,7 +124,12 @@ describe('baton worker and baton serve --queue', () => {
     // a worker (the run then waits for the model's next turn). Its holds expire, another worker
     // retries the run from the start, and the retry must not record that ticket again.
     const victim = await waitFor('a worker holding a run whose subtask finished', () => {
-      const finishedParents = new Set(workers.flatMap(events).filter((e) => e.kind === 'task' && e.event === 'completed').map((e) => e.parentJobId));
+      const finishedParents = new Set(
+        workers
+          .flatMap(events)
+          .filter((e) => e.kind === 'task' && e.event === 'completed')
+          .map((e) => e.parentJobId),
+      );
       return workers.find((w) => inFlight(w).some((e) => e.kind === 'run' && finishedParents.has(e.jobId)));
     });
     const lost = inFlight(victim);
@@ -155,7 +163,12 @@ describe('baton worker and baton serve --queue', () => {
     expect(lost.some((e) => e.kind === 'run')).toBe(true);
     {
       const threads = await Promise.all(
-        results.map(async (r) => (await (await fetch(`${url}/v1/threads/${String(r.body.thread_id)}`)).json()) as { runs: Array<{ status: string; error: { code: string } | null }> }),
+        results.map(
+          async (r) =>
+            (await (await fetch(`${url}/v1/threads/${String(r.body.thread_id)}`)).json()) as {
+              runs: Array<{ status: string; error: { code: string } | null }>;
+            },
+        ),
       );
       const crashed = threads.flatMap((t) => t.runs).filter((run) => run.error?.code === 'RUNNER_CRASHED');
       expect(crashed.length).toBeGreaterThanOrEqual(1);

@@ -64,7 +64,9 @@ const DEFAULT_TIMEOUT_MS = 2000;
 export function createGuardrailChecker(options: GuardrailCheckerOptions): GuardrailChecker {
   const validator = options?.validator;
   if (!validator || typeof validator.validate !== 'function') {
-    throw new GuardrailClientConfigError('createGuardrailChecker needs a validator with a validate(request) method; Baton never checks without a guardrail');
+    throw new GuardrailClientConfigError(
+      'createGuardrailChecker needs a validator with a validate(request) method; Baton never checks without a guardrail',
+    );
   }
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
@@ -85,7 +87,12 @@ export function createGuardrailChecker(options: GuardrailCheckerOptions): Guardr
     const failed = (code: GuardrailReasonCode, message: string): GuardrailCheckResult<PayloadOf<A>> => {
       const base = { actionId: request.action_id, payload: input.payload, failure: { code, message } };
       return failOpen.has(input.actionType) && MAY_FAIL_OPEN.has(code)
-        ? { ...base, decision: 'ALLOW', reasonCode: code, reasonMessage: `${message}; allowed because fail-open is configured for ${input.actionType}` }
+        ? {
+            ...base,
+            decision: 'ALLOW',
+            reasonCode: code,
+            reasonMessage: `${message}; allowed because fail-open is configured for ${input.actionType}`,
+          }
         : { ...base, decision: 'BLOCK', reasonCode: code, reasonMessage: `${message}; failing closed` };
     };
     let body: unknown;
@@ -94,7 +101,10 @@ export function createGuardrailChecker(options: GuardrailCheckerOptions): Guardr
     } catch (error) {
       if (error instanceof GuardrailCallError) return failed(error.code, error.message);
       const name = error instanceof Error ? error.name : typeof error;
-      return failed(GUARDRAIL_REASON_CODES.engineError, `guardrail validator threw ${name}${error instanceof Error && error.message ? `: ${error.message.slice(0, 200)}` : ''}`);
+      return failed(
+        GUARDRAIL_REASON_CODES.engineError,
+        `guardrail validator threw ${name}${error instanceof Error && error.message ? `: ${error.message.slice(0, 200)}` : ''}`,
+      );
     }
     const verified = verifyResponse(request, body);
     if (!verified.ok) return failed(verified.code, verified.message);
@@ -147,8 +157,13 @@ export function createGuardrailChecker(options: GuardrailCheckerOptions): Guardr
   return { check, timeoutMs };
 }
 
-function definedHeaders(headers: Pick<GuardrailCallOptions, 'traceparent' | 'tracestate'>): Pick<GuardrailCallOptions, 'traceparent' | 'tracestate'> {
-  return { ...(headers.traceparent ? { traceparent: headers.traceparent } : {}), ...(headers.tracestate ? { tracestate: headers.tracestate } : {}) };
+function definedHeaders(
+  headers: Pick<GuardrailCallOptions, 'traceparent' | 'tracestate'>,
+): Pick<GuardrailCallOptions, 'traceparent' | 'tracestate'> {
+  return {
+    ...(headers.traceparent ? { traceparent: headers.traceparent } : {}),
+    ...(headers.tracestate ? { tracestate: headers.tracestate } : {}),
+  };
 }
 
 function failOpenSet(value: GuardrailCheckerOptions['failOpen']): ReadonlySet<ActionType> {

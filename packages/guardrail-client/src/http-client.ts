@@ -49,7 +49,9 @@ export function createGuardrailClient(options: GuardrailClientOptions): Guardrai
     throw new GuardrailClientConfigError('retries must be 0: guardrail calls are not retried (they fail closed instead)');
   }
   if ((options as { failMode?: unknown }).failMode !== undefined) {
-    throw new GuardrailClientConfigError('failMode is no longer a client option: fail-open is decided by the checker (createGuardrailChecker({ failOpen }) or the runner\'s guardrailFailOpen)');
+    throw new GuardrailClientConfigError(
+      "failMode is no longer a client option: fail-open is decided by the checker (createGuardrailChecker({ failOpen }) or the runner's guardrailFailOpen)",
+    );
   }
   if (options.token !== undefined && (typeof options.token !== 'string' || /[\s]/.test(options.token) || options.token === '')) {
     throw new GuardrailClientConfigError('token must be a non-empty string without whitespace');
@@ -62,7 +64,8 @@ export function createGuardrailClient(options: GuardrailClientOptions): Guardrai
   async function validate(request: GuardrailRequest, call: GuardrailCallOptions = {}): Promise<GuardrailResponse> {
     const timeout = timeoutMs !== undefined ? AbortSignal.timeout(timeoutMs) : undefined;
     const signal = timeout && call.signal ? AbortSignal.any([timeout, call.signal]) : (timeout ?? call.signal);
-    const fail = (code: GuardrailReasonCode, message: string, cause?: unknown) => new GuardrailCallError(code, message, cause !== undefined ? { cause } : undefined);
+    const fail = (code: GuardrailReasonCode, message: string, cause?: unknown) =>
+      new GuardrailCallError(code, message, cause !== undefined ? { cause } : undefined);
     const interrupted = (): GuardrailCallError | undefined => {
       if (call.signal?.aborted) return fail(GUARDRAIL_REASON_CODES.aborted, 'guardrail call was aborted by the caller');
       if (timeout?.aborted) return fail(GUARDRAIL_REASON_CODES.timeout, `guardrail service did not answer within ${timeoutMs} ms`);
@@ -86,11 +89,20 @@ export function createGuardrailClient(options: GuardrailClientOptions): Guardrai
       answer = await send(headers, body, signal);
     } catch (err) {
       if (err instanceof PostError && err.kind === 'network') {
-        throw interrupted() ?? fail(GUARDRAIL_REASON_CODES.unavailable, `guardrail service at ${endpoint} is unreachable (${err.message})`, err.cause);
+        throw (
+          interrupted() ??
+          fail(GUARDRAIL_REASON_CODES.unavailable, `guardrail service at ${endpoint} is unreachable (${err.message})`, err.cause)
+        );
       }
       throw (
         interrupted() ??
-        fail(GUARDRAIL_REASON_CODES.badResponse, err instanceof PostError && err.kind === 'too_large' ? 'guardrail response is larger than 4 MiB' : 'guardrail response body could not be read', err)
+        fail(
+          GUARDRAIL_REASON_CODES.badResponse,
+          err instanceof PostError && err.kind === 'too_large'
+            ? 'guardrail response is larger than 4 MiB'
+            : 'guardrail response body could not be read',
+          err,
+        )
       );
     }
     const res = answer;

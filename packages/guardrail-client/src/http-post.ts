@@ -32,7 +32,10 @@ export interface HttpPostOptions {
  * of `fetch` per call on a loopback. A pooled connection the service closed while idle is the
  * one case that is sent again (Node's documented `reusedSocket` rule): the service never read it.
  */
-export function createHttpPost(options: HttpPostOptions): { post(headers: Record<string, string>, body: string, signal?: AbortSignal): Promise<PostAnswer>; close(): void } {
+export function createHttpPost(options: HttpPostOptions): {
+  post(headers: Record<string, string>, body: string, signal?: AbortSignal): Promise<PostAnswer>;
+  close(): void;
+} {
   const url = new URL(options.endpoint);
   const secure = url.protocol === 'https:';
   const agent = secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
@@ -40,29 +43,44 @@ export function createHttpPost(options: HttpPostOptions): { post(headers: Record
 
   function once(headers: Record<string, string>, body: string, signal: AbortSignal | undefined): Promise<PostAnswer> {
     return new Promise<PostAnswer>((resolve, reject) => {
-      const req = request(url, { method: 'POST', agent, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, ...(signal ? { signal } : {}) }, (res) => {
-        const declared = Number(res.headers['content-length']);
-        if (Number.isFinite(declared) && declared > options.maxBytes) {
-          reject(new PostError('too_large', 'response too large'));
-          res.destroy();
-          return;
-        }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.byteLength;
-          if (size > options.maxBytes) {
-            // Rejected before the destroy, whose events would otherwise name it a read error.
+      const req = request(
+        url,
+        {
+          method: 'POST',
+          agent,
+          headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+          ...(signal ? { signal } : {}),
+        },
+        (res) => {
+          const declared = Number(res.headers['content-length']);
+          if (Number.isFinite(declared) && declared > options.maxBytes) {
             reject(new PostError('too_large', 'response too large'));
             res.destroy();
             return;
           }
-          chunks.push(chunk);
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks, size).toString('utf8') }));
-        res.on('error', (err) => reject(signal?.aborted ? new PostError('aborted', 'aborted', { cause: err }) : new PostError('read', 'response body could not be read', { cause: err })));
-        res.on('aborted', () => reject(new PostError('read', 'response body could not be read')));
-      });
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on('data', (chunk: Buffer) => {
+            size += chunk.byteLength;
+            if (size > options.maxBytes) {
+              // Rejected before the destroy, whose events would otherwise name it a read error.
+              reject(new PostError('too_large', 'response too large'));
+              res.destroy();
+              return;
+            }
+            chunks.push(chunk);
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks, size).toString('utf8') }));
+          res.on('error', (err) =>
+            reject(
+              signal?.aborted
+                ? new PostError('aborted', 'aborted', { cause: err })
+                : new PostError('read', 'response body could not be read', { cause: err }),
+            ),
+          );
+          res.on('aborted', () => reject(new PostError('read', 'response body could not be read')));
+        },
+      );
       req.on('error', (err: NodeJS.ErrnoException) => {
         if (signal?.aborted) reject(new PostError('aborted', 'aborted', { cause: err }));
         else reject(Object.assign(new PostError('network', err.code ?? err.message, { cause: err }), { reused: req.reusedSocket }));
@@ -76,7 +94,11 @@ export function createHttpPost(options: HttpPostOptions): { post(headers: Record
       try {
         return await once(headers, body, signal);
       } catch (err) {
-        const stale = err instanceof PostError && err.kind === 'network' && (err as PostError & { reused?: boolean }).reused === true && err.message === 'ECONNRESET';
+        const stale =
+          err instanceof PostError &&
+          err.kind === 'network' &&
+          (err as PostError & { reused?: boolean }).reused === true &&
+          err.message === 'ECONNRESET';
         if (!stale || signal?.aborted) throw err;
         return once(headers, body, signal);
       }

@@ -18,7 +18,9 @@ export function createInProcessGuardrail(validator: GuardrailValidator, options:
     throw new GuardrailClientConfigError('createInProcessGuardrail needs a validator with a validate(request) method');
   }
   if ((options as { failMode?: unknown })?.failMode !== undefined) {
-    throw new GuardrailClientConfigError('failMode is no longer a client option: fail-open is decided by the checker (createGuardrailChecker({ failOpen }) or the runner\'s guardrailFailOpen)');
+    throw new GuardrailClientConfigError(
+      "failMode is no longer a client option: fail-open is decided by the checker (createGuardrailChecker({ failOpen }) or the runner's guardrailFailOpen)",
+    );
   }
   return {
     async validate(request: GuardrailRequest, call: GuardrailCallOptions = {}): Promise<GuardrailResponse> {

@@ -9,9 +9,22 @@ export {
   type GuardrailCheckResult,
   type PayloadOf,
 } from './checker.js';
-export { GUARDRAIL_REASON_CODES, CLIENT_REASON_CODES, type GuardrailReasonCode, type ClientReasonCode, type FailMode, type FailModes } from './outcomes.js';
+export {
+  GUARDRAIL_REASON_CODES,
+  CLIENT_REASON_CODES,
+  type GuardrailReasonCode,
+  type ClientReasonCode,
+  type FailMode,
+  type FailModes,
+} from './outcomes.js';
 export { verifyResponse, type VerifiedResponse } from './verify-response.js';
-export { GUARDRAIL_CLIENT_ERROR_CODES, type GuardrailClientErrorCode, GuardrailClientError, GuardrailClientConfigError, GuardrailCallError } from './errors.js';
+export {
+  GUARDRAIL_CLIENT_ERROR_CODES,
+  type GuardrailClientErrorCode,
+  GuardrailClientError,
+  GuardrailClientConfigError,
+  GuardrailCallError,
+} from './errors.js';
 export {
   guardrailInputGuardrail,
   guardrailOutputGuardrail,
@@ -23,4 +36,3 @@ export { guardrailToolInputGuardrail, guardrailToolOutputGuardrail, type ToolGua
 export { withGuardrailedArguments, type GuardedToolOptions } from './adapters/tool-wrapper.js';
 export { agentIdFromName, type GuardrailAdapterOptions, type AdapterTrace } from './adapters/request-factory.js';
 export { type GuardrailOutcomeInfo } from './adapters/outcome-info.js';
-

@@ -14,7 +14,11 @@ export function verifyResponse(request: GuardrailRequest, body: unknown): Verifi
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length > 0 ? issue.path.map(String).join('.') : 'body';
-    return { ok: false, code: CLIENT_REASON_CODES.badResponse, message: `guardrail response does not match the contract (${where}: ${issue?.message ?? 'invalid'})` };
+    return {
+      ok: false,
+      code: CLIENT_REASON_CODES.badResponse,
+      message: `guardrail response does not match the contract (${where}: ${issue?.message ?? 'invalid'})`,
+    };
   }
   const response = parsed.data;
   if (response.action_id !== request.action_id) {

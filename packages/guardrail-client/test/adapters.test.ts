@@ -33,7 +33,10 @@ describe('guardrailInputGuardrail', () => {
     const agent = new Agent({ name: 'Support Agent', model, inputGuardrails: [guardrailInputGuardrail(validator, { generateId: ids() })] });
     const err = await runner.run(agent, 'please BLOCKME now').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InputGuardrailTripwireTriggered);
-    expect((err as InputGuardrailTripwireTriggered).result.output.outputInfo).toMatchObject({ decision: 'BLOCK', reason_code: 'TEST_BLOCK' });
+    expect((err as InputGuardrailTripwireTriggered).result.output.outputInfo).toMatchObject({
+      decision: 'BLOCK',
+      reason_code: 'TEST_BLOCK',
+    });
     expect(model.calls).toHaveLength(0);
     const req = validator.requests[0]!;
     expect(req).toMatchObject({
@@ -127,7 +130,10 @@ describe('guardrailToolOutputGuardrail', () => {
       outputGuardrails: [guardrailToolOutputGuardrail(validator)],
     });
     const model = new ScriptedModel([
-      [functionCall('read_inbox', { which: 'a' }, { callId: 'call_r1' }), functionCall('read_inbox', { which: 'b' }, { callId: 'call_r2' })],
+      [
+        functionCall('read_inbox', { which: 'a' }, { callId: 'call_r1' }),
+        functionCall('read_inbox', { which: 'b' }, { callId: 'call_r2' }),
+      ],
       [assistantMessage('summarised')],
     ]);
     const result = await runner.run(new Agent({ name: 'Reader', model, tools: [readInbox] }), 'read');
@@ -173,7 +179,10 @@ describe('withGuardrailedArguments', () => {
     const sent: Array<Record<string, string>> = [];
     const client = createGuardrailClient({ url: `http://127.0.0.1:${await closedPort()}`, timeoutMs: 1000 });
     const guarded = withGuardrailedArguments(sendEmailTool(sent), client);
-    const model = new ScriptedModel([[functionCall('send_email', { to: 'c@example.com', body: 'hi' }, { callId: 'call_x' })], [assistantMessage('gave up')]]);
+    const model = new ScriptedModel([
+      [functionCall('send_email', { to: 'c@example.com', body: 'hi' }, { callId: 'call_x' })],
+      [assistantMessage('gave up')],
+    ]);
     await runner.run(new Agent({ name: 'Mailer', model, tools: [guarded] }), 'mail');
     expect(sent).toHaveLength(0);
     expect(modelInputText(model, 1)).toMatch(/GUARDRAIL_(UNAVAILABLE|TIMEOUT)/);
@@ -191,7 +200,10 @@ describe('withGuardrailedArguments', () => {
       }),
     };
     const guarded = withGuardrailedArguments(sendEmailTool(sent), sneaky);
-    const model = new ScriptedModel([[functionCall('send_email', { to: 'c@example.com', body: 'hi' }, { callId: 'call_y' })], [assistantMessage('x')]]);
+    const model = new ScriptedModel([
+      [functionCall('send_email', { to: 'c@example.com', body: 'hi' }, { callId: 'call_y' })],
+      [assistantMessage('x')],
+    ]);
     await runner.run(new Agent({ name: 'Mailer', model, tools: [guarded] }), 'mail');
     expect(sent).toHaveLength(0);
     expect(modelInputText(model, 1)).toContain('GUARDRAIL_INVALID_MODIFY');
@@ -212,18 +224,25 @@ describe('trace flags of adapter requests', () => {
     const calls: Array<{ traceparent?: string; tracestate?: string }> = [];
     return {
       calls,
-      async validate(request: Parameters<ReturnType<typeof recordingValidator>['validate']>[0], call?: { traceparent?: string; tracestate?: string }) {
+      async validate(
+        request: Parameters<ReturnType<typeof recordingValidator>['validate']>[0],
+        call?: { traceparent?: string; tracestate?: string },
+      ) {
         calls.push({ traceparent: call?.traceparent, tracestate: call?.tracestate });
         return decide(request);
       },
     };
   }
 
-  it('sends the trace\'s own flags (an unsampled trace stays -00) and its tracestate', async () => {
+  it("sends the trace's own flags (an unsampled trace stays -00) and its tracestate", async () => {
     const validator = callRecorder();
     const model = new ScriptedModel([[assistantMessage('hello')]]);
     const trace = { trace_id: '4bf92f3577b34da6a3ce929d0e0e4736', span_id: '00f067aa0ba902b7', trace_flags: 0, tracestate: 'congo=1' };
-    const agent = new Agent({ name: 'Support Agent', model, inputGuardrails: [guardrailInputGuardrail(validator, { trace: () => trace })] });
+    const agent = new Agent({
+      name: 'Support Agent',
+      model,
+      inputGuardrails: [guardrailInputGuardrail(validator, { trace: () => trace })],
+    });
     await runner.run(agent, 'hi');
     expect(validator.calls[0]).toEqual({ traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00', tracestate: 'congo=1' });
   });

@@ -31,7 +31,12 @@ async function decideWith(
   request: GuardrailRequest,
   options: { failOpen?: ActionType[]; timeoutMs?: number; call?: GuardrailCallOptions } = {},
 ): Promise<GuardrailResponse> {
-  const checker = createGuardrailChecker({ validator, timeoutMs: options.timeoutMs ?? 600_000, generateId: () => request.action_id, ...(options.failOpen ? { failOpen: options.failOpen } : {}) });
+  const checker = createGuardrailChecker({
+    validator,
+    timeoutMs: options.timeoutMs ?? 600_000,
+    generateId: () => request.action_id,
+    ...(options.failOpen ? { failOpen: options.failOpen } : {}),
+  });
   const r = await checker.check({
     actionType: request.action_type,
     payload: request.payload,
@@ -39,9 +44,17 @@ async function decideWith(
     threadId: request.thread_id,
     trace: request.trace,
     ...(options.call?.signal ? { signal: options.call.signal } : {}),
-    ...(options.call?.traceparent ? { headers: { traceparent: options.call.traceparent, ...(options.call.tracestate ? { tracestate: options.call.tracestate } : {}) } } : {}),
+    ...(options.call?.traceparent
+      ? { headers: { traceparent: options.call.traceparent, ...(options.call.tracestate ? { tracestate: options.call.tracestate } : {}) } }
+      : {}),
   });
-  return { action_id: r.actionId, decision: r.decision, reason_code: r.reasonCode, reason_message: r.reasonMessage, ...(r.decision === 'MODIFY' ? { modified_payload: r.payload } : {}) };
+  return {
+    action_id: r.actionId,
+    decision: r.decision,
+    reason_code: r.reasonCode,
+    reason_message: r.reasonMessage,
+    ...(r.decision === 'MODIFY' ? { modified_payload: r.payload } : {}),
+  };
 }
 
 async function scripted(handle: Parameters<typeof rawServer>[0]) {
@@ -56,7 +69,12 @@ describe('createGuardrailClient against the Baton service', () => {
     const client = createGuardrailClient({ url, token: 'tok-1-0123456789abcdef' });
     expect(client.endpoint).toBe(`${url}/v1/validate`);
     const allow = toolCall({ to: 'a@example.com' });
-    expect(await decideWith(client, allow)).toEqual({ action_id: allow.action_id, decision: 'ALLOW', reason_code: 'OK', reason_message: 'no findings' });
+    expect(await decideWith(client, allow)).toEqual({
+      action_id: allow.action_id,
+      decision: 'ALLOW',
+      reason_code: 'OK',
+      reason_message: 'no findings',
+    });
     expect(validator.requests[0]).toEqual(allow);
 
     expect((await decideWith(client, toolCall({ body: 'BLOCKME' }))).decision).toBe('BLOCK');
@@ -129,9 +147,14 @@ describe('fails closed', () => {
 
   it('on garbage, a wrong shape, or a 500', async () => {
     const garbage = await scripted((_b, _h, res) => res.end('<html>oops</html>'));
-    expect(await decideWith(createGuardrailClient({ url: garbage }), toolCall({}))).toMatchObject({ decision: 'BLOCK', reason_code: 'GUARDRAIL_BAD_RESPONSE' });
+    expect(await decideWith(createGuardrailClient({ url: garbage }), toolCall({}))).toMatchObject({
+      decision: 'BLOCK',
+      reason_code: 'GUARDRAIL_BAD_RESPONSE',
+    });
 
-    const shape = await scripted((body, _h, res) => res.end(JSON.stringify({ action_id: JSON.parse(body).action_id, decision: 'MAYBE', reason_code: 'X', reason_message: '' })));
+    const shape = await scripted((body, _h, res) =>
+      res.end(JSON.stringify({ action_id: JSON.parse(body).action_id, decision: 'MAYBE', reason_code: 'X', reason_message: '' })),
+    );
     const r2 = await decideWith(createGuardrailClient({ url: shape }), toolCall({}));
     expect(r2).toMatchObject({ decision: 'BLOCK', reason_code: 'GUARDRAIL_BAD_RESPONSE' });
     expect(r2.reason_message).toMatch(/decision/);
@@ -147,7 +170,9 @@ describe('fails closed', () => {
 
   it('on an action_id mismatch', async () => {
     const url = await scripted((_b, _h, res) =>
-      res.end(JSON.stringify({ action_id: '11111111-1111-4111-8111-111111111111', decision: 'ALLOW', reason_code: 'OK', reason_message: '' })),
+      res.end(
+        JSON.stringify({ action_id: '11111111-1111-4111-8111-111111111111', decision: 'ALLOW', reason_code: 'OK', reason_message: '' }),
+      ),
     );
     const r = await decideWith(createGuardrailClient({ url }), toolCall({}));
     expect(r).toMatchObject({ decision: 'BLOCK', reason_code: 'GUARDRAIL_ACTION_ID_MISMATCH' });
@@ -164,7 +189,15 @@ describe('fails closed', () => {
     for (const [label, change] of modifies) {
       const url = await scripted((body, _h, res) => {
         const req = JSON.parse(body);
-        res.end(JSON.stringify({ action_id: req.action_id, decision: 'MODIFY', reason_code: 'PII', reason_message: '', modified_payload: change(req.payload) }));
+        res.end(
+          JSON.stringify({
+            action_id: req.action_id,
+            decision: 'MODIFY',
+            reason_code: 'PII',
+            reason_message: '',
+            modified_payload: change(req.payload),
+          }),
+        );
       });
       const r = await decideWith(createGuardrailClient({ url }), toolCall({ a: 1 }), { failOpen: ['TOOL_CALL'] });
       expect(r, label).toMatchObject({ decision: 'BLOCK', reason_code: 'GUARDRAIL_INVALID_MODIFY' });
@@ -180,31 +213,42 @@ describe('fail-open, only per action type when configured', () => {
     // One code per failure: the outage's own code, whether it then blocks or fails open.
     expect(open).toMatchObject({ decision: 'ALLOW', reason_code: 'GUARDRAIL_UNAVAILABLE' });
     expect(open.reason_message).toMatch(/unreachable.*allowed because fail-open is configured for TOOL_OUTPUT/);
-    expect(await decideWith(client, toolCall({}), { failOpen: ['TOOL_OUTPUT'] })).toMatchObject({ decision: 'BLOCK', reason_code: 'GUARDRAIL_UNAVAILABLE' });
+    expect(await decideWith(client, toolCall({}), { failOpen: ['TOOL_OUTPUT'] })).toMatchObject({
+      decision: 'BLOCK',
+      reason_code: 'GUARDRAIL_UNAVAILABLE',
+    });
   });
 });
 
 describe('the transports throw typed errors (the checker decides)', () => {
   it('the HTTP client throws GuardrailCallError with the reason code instead of deciding', async () => {
     const port = await closedPort();
-    const down = await createGuardrailClient({ url: `http://127.0.0.1:${port}` }).validate(toolCall({})).catch((e: unknown) => e);
+    const down = await createGuardrailClient({ url: `http://127.0.0.1:${port}` })
+      .validate(toolCall({}))
+      .catch((e: unknown) => e);
     expect(down).toBeInstanceOf(GuardrailCallError);
     expect(down).toMatchObject({ code: 'GUARDRAIL_UNAVAILABLE' });
     const fiveHundred = await scripted((_b, _h, res) => {
       res.statusCode = 503;
       res.end('{}');
     });
-    expect(await createGuardrailClient({ url: fiveHundred }).validate(toolCall({})).catch((e: unknown) => e)).toMatchObject({ code: 'GUARDRAIL_HTTP_ERROR' });
+    expect(
+      await createGuardrailClient({ url: fiveHundred })
+        .validate(toolCall({}))
+        .catch((e: unknown) => e),
+    ).toMatchObject({ code: 'GUARDRAIL_HTTP_ERROR' });
   });
 
   it('the in-process wrapper keeps the engine error as cause', async () => {
     const boom = new TypeError('engine broke');
-    const err = await createInProcessGuardrail({ validate: async () => Promise.reject(boom) }).validate(toolCall({})).catch((e: unknown) => e);
+    const err = await createInProcessGuardrail({ validate: async () => Promise.reject(boom) })
+      .validate(toolCall({}))
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(GuardrailCallError);
     expect(err).toMatchObject({ code: 'GUARDRAIL_ENGINE_ERROR', cause: boom });
   });
 
-  it('failMode is refused on the transports: fail-open is the checker\'s policy', () => {
+  it("failMode is refused on the transports: fail-open is the checker's policy", () => {
     expect(() => createGuardrailClient({ url: 'http://x', failMode: { TOOL_CALL: 'open' } } as never)).toThrow(/checker/);
     expect(() => createInProcessGuardrail(recordingValidator(), { failMode: { TOOL_CALL: 'open' } } as never)).toThrow(/checker/);
   });
@@ -213,15 +257,37 @@ describe('the transports throw typed errors (the checker decides)', () => {
 describe('createGuardrailChecker', () => {
   it('records one reason code per failure, verifies once, and times out a transport that ignores aborts', async () => {
     let calls = 0;
-    const hanging: GuardrailValidator = { validate: () => { calls += 1; return new Promise<never>(() => undefined); } };
+    const hanging: GuardrailValidator = {
+      validate: () => {
+        calls += 1;
+        return new Promise<never>(() => undefined);
+      },
+    };
     const r = await decideWith(hanging, toolCall({}), { timeoutMs: 50 });
     expect(r).toMatchObject({ decision: 'BLOCK', reason_code: 'GUARDRAIL_TIMEOUT' });
     expect(calls).toBe(1);
-    const plainThrow: GuardrailValidator = { validate: async () => { throw new RangeError('nope'); } };
-    expect(await decideWith(plainThrow, toolCall({}), { failOpen: ['TOOL_CALL'] })).toMatchObject({ decision: 'ALLOW', reason_code: 'GUARDRAIL_ENGINE_ERROR' });
+    const plainThrow: GuardrailValidator = {
+      validate: async () => {
+        throw new RangeError('nope');
+      },
+    };
+    expect(await decideWith(plainThrow, toolCall({}), { failOpen: ['TOOL_CALL'] })).toMatchObject({
+      decision: 'ALLOW',
+      reason_code: 'GUARDRAIL_ENGINE_ERROR',
+    });
     // Never fail open on a wrong answer: the original could carry what the service meant to redact.
-    const wrongId: GuardrailValidator = { validate: async () => ({ action_id: '11111111-1111-4111-8111-111111111111', decision: 'ALLOW', reason_code: 'OK', reason_message: '' }) };
-    expect(await decideWith(wrongId, toolCall({}), { failOpen: ['TOOL_CALL'] })).toMatchObject({ decision: 'BLOCK', reason_code: 'GUARDRAIL_ACTION_ID_MISMATCH' });
+    const wrongId: GuardrailValidator = {
+      validate: async () => ({
+        action_id: '11111111-1111-4111-8111-111111111111',
+        decision: 'ALLOW',
+        reason_code: 'OK',
+        reason_message: '',
+      }),
+    };
+    expect(await decideWith(wrongId, toolCall({}), { failOpen: ['TOOL_CALL'] })).toMatchObject({
+      decision: 'BLOCK',
+      reason_code: 'GUARDRAIL_ACTION_ID_MISMATCH',
+    });
   });
 
   it('refuses to exist without a validator', () => {
@@ -258,7 +324,9 @@ describe('headers', () => {
       res.end(JSON.stringify({ action_id: JSON.parse(body).action_id, decision: 'ALLOW', reason_code: 'OK', reason_message: '' }));
     });
     const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
-    const r = await decideWith(createGuardrailClient({ url, token: 'abc' }), toolCall({}), { call: { traceparent, tracestate: 'baton=1' } });
+    const r = await decideWith(createGuardrailClient({ url, token: 'abc' }), toolCall({}), {
+      call: { traceparent, tracestate: 'baton=1' },
+    });
     expect(r.decision).toBe('ALLOW');
     expect(seen['traceparent']).toBe(traceparent);
     expect(seen['tracestate']).toBe('baton=1');
@@ -292,7 +360,14 @@ describe('createInProcessGuardrail', () => {
     expect(r).toMatchObject({ decision: 'BLOCK', reason_code: 'GUARDRAIL_ENGINE_ERROR' });
     expect(r.reason_message).not.toContain('secret detail');
 
-    const wrongId = createInProcessGuardrail({ validate: async () => ({ action_id: '11111111-1111-4111-8111-111111111111', decision: 'ALLOW', reason_code: 'OK', reason_message: '' }) });
+    const wrongId = createInProcessGuardrail({
+      validate: async () => ({
+        action_id: '11111111-1111-4111-8111-111111111111',
+        decision: 'ALLOW',
+        reason_code: 'OK',
+        reason_message: '',
+      }),
+    });
     expect((await decideWith(wrongId, toolCall({}))).reason_code).toBe('GUARDRAIL_ACTION_ID_MISMATCH');
 
     const aborted = new AbortController();

@@ -16,7 +16,17 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CORPUS_DIR } from './injection-corpus/sources.mjs';
-import { FEATURE_VERSION, HASH_BUCKETS, USER_FAMILIES, auc, featurize, fit, loadJsonl, quantise, splitOf } from './injection-corpus/train-lib.mjs';
+import {
+  FEATURE_VERSION,
+  HASH_BUCKETS,
+  USER_FAMILIES,
+  auc,
+  featurize,
+  fit,
+  loadJsonl,
+  quantise,
+  splitOf,
+} from './injection-corpus/train-lib.mjs';
 
 const PKG = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const dryRun = process.argv.includes('--dry-run');
@@ -56,8 +66,18 @@ function report(rowsToScore, fittedModel) {
     f.n++;
     if (scores[i] >= thrOf(d)) f.flagged++;
   });
-  const perFamily = Object.fromEntries(Object.entries(fam).sort().map(([k, v]) => [k, { n: v.n, rate: +(v.flagged / v.n).toFixed(4) }]));
-  return { auc: +auc(scores, rowsToScore.map((d) => d.row.label)).toFixed(4), perFamily };
+  const perFamily = Object.fromEntries(
+    Object.entries(fam)
+      .sort()
+      .map(([k, v]) => [k, { n: v.n, rate: +(v.flagged / v.n).toFixed(4) }]),
+  );
+  return {
+    auc: +auc(
+      scores,
+      rowsToScore.map((d) => d.row.label),
+    ).toFixed(4),
+    perFamily,
+  };
 }
 const testReport = report(testRows, fitted);
 console.log(JSON.stringify({ thresholds: fitted.thresholds, grey: fitted.grey, cal: fitted.cal, test: testReport }, null, 1));
@@ -68,9 +88,14 @@ if (process.env.DEBUG) {
     .map((d) => ({ d, s: fitted.score(d) }))
     .filter((x) => x.s >= (USER_FAMILIES.has(x.d.row.family) ? fitted.thresholds.agent_input : fitted.thresholds.tool_output))
     .sort((a, b) => b.s - a.s);
-  for (const x of fp.slice(0, 40)) console.error('FP', x.s.toFixed(3), x.d.row.family, x.d.row.source, JSON.stringify(x.d.row.text.slice(0, 160)));
-  const fn = testRows.filter((d) => d.row.label === 1).map((d) => ({ d, s: fitted.score(d) })).filter((x) => x.s < fitted.thresholds.tool_output);
-  for (const x of fn.slice(0, 40)) console.error('FN', x.s.toFixed(3), x.d.row.family, x.d.row.source, JSON.stringify(x.d.row.text.slice(0, 160)));
+  for (const x of fp.slice(0, 40))
+    console.error('FP', x.s.toFixed(3), x.d.row.family, x.d.row.source, JSON.stringify(x.d.row.text.slice(0, 160)));
+  const fn = testRows
+    .filter((d) => d.row.label === 1)
+    .map((d) => ({ d, s: fitted.score(d) }))
+    .filter((x) => x.s < fitted.thresholds.tool_output);
+  for (const x of fn.slice(0, 40))
+    console.error('FN', x.s.toFixed(3), x.d.row.family, x.d.row.source, JSON.stringify(x.d.row.text.slice(0, 160)));
 }
 
 if (!dryRun) {

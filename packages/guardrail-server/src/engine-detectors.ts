@@ -6,7 +6,13 @@
  */
 import { detectCanaries } from './detectors/canary.js';
 import { detectExfiltration } from './detectors/exfil.js';
-import { INJECTION_GREY_THRESHOLDS, INJECTION_THRESHOLDS, detectInjection, locateInjection, type InjectionActionType } from './detectors/injection.js';
+import {
+  INJECTION_GREY_THRESHOLDS,
+  INJECTION_THRESHOLDS,
+  detectInjection,
+  locateInjection,
+  type InjectionActionType,
+} from './detectors/injection.js';
 import { detectPii, type PiiType } from './detectors/pii.js';
 import { detectSecrets } from './detectors/secrets.js';
 import { detectSystemPromptLeak, type SystemPromptIndex } from './detectors/system-prompt-leak.js';
@@ -45,7 +51,12 @@ function replaced(detector: string, spans: readonly DetectedSpan[]): Replacement
 }
 
 /** Redact (MODIFY) or refuse (BLOCK) a field's spans, with the reason for that decision. */
-function redactOrBlock(detector: string, decision: 'MODIFY' | 'BLOCK', modifyReason: 'SECRET_REDACTED' | 'EXFILTRATION_LINK_REMOVED' | 'PII_REDACTED', spans: DetectedSpan[]): DetectorVerdict {
+function redactOrBlock(
+  detector: string,
+  decision: 'MODIFY' | 'BLOCK',
+  modifyReason: 'SECRET_REDACTED' | 'EXFILTRATION_LINK_REMOVED' | 'PII_REDACTED',
+  spans: DetectedSpan[],
+): DetectorVerdict {
   return { decision, reason: reasonFor(decision, modifyReason), detector, spans, replacements: replaced(detector, spans) };
 }
 
@@ -73,7 +84,11 @@ export function secretsDetector(policy: Policy): Detector {
     inspect(input) {
       const spans = detectFolded(input.text, (t) => detectSecrets(t, { disabledRules }), input.folded());
       if (spans.length === 0) return NOTHING;
-      return { verdicts: [redactOrBlock('secrets', actionFor(policy.secrets, input.request.action_type) as 'MODIFY' | 'BLOCK', 'SECRET_REDACTED', spans)] };
+      return {
+        verdicts: [
+          redactOrBlock('secrets', actionFor(policy.secrets, input.request.action_type) as 'MODIFY' | 'BLOCK', 'SECRET_REDACTED', spans),
+        ],
+      };
     },
   };
 }
@@ -123,7 +138,8 @@ export function exfiltrationDetector(policy: Policy): Detector {
       const images = exfil.filter((s) => s.type !== 'LINK_EXFIL' && s.type !== 'EXFIL_INSTRUCTION');
       const links = exfil.filter((s) => s.type === 'LINK_EXFIL');
       if (images.length > 0) verdicts.push(redactOrBlock('exfiltration', policy.exfiltration.images, 'EXFILTRATION_LINK_REMOVED', images));
-      if (links.length > 0 && policy.exfiltration.links !== 'ALLOW') verdicts.push(redactOrBlock('exfiltration', policy.exfiltration.links, 'EXFILTRATION_LINK_REMOVED', links));
+      if (links.length > 0 && policy.exfiltration.links !== 'ALLOW')
+        verdicts.push(redactOrBlock('exfiltration', policy.exfiltration.links, 'EXFILTRATION_LINK_REMOVED', links));
       return { verdicts, matches: exfil.length };
     },
   };
@@ -157,11 +173,18 @@ export function injectionDetector(policy: Policy): Detector {
       const score = +inj.score.toFixed(4);
       const verdicts: DetectorVerdict[] = [];
       if (inj.grey && !greyBlocks) {
-        verdicts.push({ decision: 'ALLOW', reason: 'OK', spans: [{ type: 'PROMPT_INJECTION_SUSPECTED', start: 0, end: text.length, severity: 'low', score }], replacements: [] });
+        verdicts.push({
+          decision: 'ALLOW',
+          reason: 'OK',
+          spans: [{ type: 'PROMPT_INJECTION_SUSPECTED', start: 0, end: text.length, severity: 'low', score }],
+          replacements: [],
+        });
       }
       const exfilHere = type === 'AGENT_RESPONSE' ? [] : exfilOf(input, allowedDomains);
       if (!flagged && exfilHere.length === 0) return { verdicts, matches: 0 };
-      const spans: DetectedSpan[] = flagged ? [{ type: 'PROMPT_INJECTION', start: 0, end: text.length, severity: greyBlocks ? 'medium' : 'high', score }] : [];
+      const spans: DetectedSpan[] = flagged
+        ? [{ type: 'PROMPT_INJECTION', start: 0, end: text.length, severity: greyBlocks ? 'medium' : 'high', score }]
+        : [];
       spans.push(...exfilHere);
       let decision = actionFor(policy.injection, type) as 'MODIFY' | 'BLOCK';
       let replacements: Replacement[] = [];
@@ -169,8 +192,12 @@ export function injectionDetector(policy: Policy): Detector {
         const located = flagged ? locateInjection(text, { threshold: greyBlocks ? greyThreshold : threshold }) : [];
         if (flagged && located.length === 0) decision = 'BLOCK';
         else {
-          replacements = [...located.map((s) => ({ ...s, with: placeholderFor('prompt_injection', 'PROMPT_INJECTION') })), ...replaced('exfiltration', exfilHere)];
-          if (located.length > 0) spans.splice(0, 1, ...located.map((s) => ({ type: 'PROMPT_INJECTION', ...s, severity: 'high' as const, score })));
+          replacements = [
+            ...located.map((s) => ({ ...s, with: placeholderFor('prompt_injection', 'PROMPT_INJECTION') })),
+            ...replaced('exfiltration', exfilHere),
+          ];
+          if (located.length > 0)
+            spans.splice(0, 1, ...located.map((s) => ({ type: 'PROMPT_INJECTION', ...s, severity: 'high' as const, score })));
         }
       }
       verdicts.push({
@@ -202,7 +229,9 @@ export function piiDetector(policy: Policy): Detector {
     inspect(input) {
       const { request } = input;
       const addressing = request.action_type === 'TOOL_CALL' && isAddressingField(request.payload.function.name, input.field);
-      const spans = detectFolded(input.text, (t) => detectPii(t, types), input.folded()).filter((span) => !addressing || !ADDRESSING.has(span.type));
+      const spans = detectFolded(input.text, (t) => detectPii(t, types), input.folded()).filter(
+        (span) => !addressing || !ADDRESSING.has(span.type),
+      );
       if (spans.length === 0) return NOTHING;
       return { verdicts: [redactOrBlock('pii', actionFor(policy.pii, request.action_type) as 'MODIFY' | 'BLOCK', 'PII_REDACTED', spans)] };
     },
@@ -215,7 +244,16 @@ export const toolPolicyDetector: Detector = {
   actionTypes: new Set<ActionType>(['TOOL_CALL']),
   redacts: false,
   inspect(input) {
-    return { verdicts: [{ decision: 'BLOCK', reason: 'TOOL_POLICY_VIOLATION', spans: [{ type: 'UNTRUSTED_SOURCE_TO_SINK', start: 0, end: input.text.length, severity: 'high' }], replacements: [] }] };
+    return {
+      verdicts: [
+        {
+          decision: 'BLOCK',
+          reason: 'TOOL_POLICY_VIOLATION',
+          spans: [{ type: 'UNTRUSTED_SOURCE_TO_SINK', start: 0, end: input.text.length, severity: 'high' }],
+          replacements: [],
+        },
+      ],
+    };
   },
 };
 

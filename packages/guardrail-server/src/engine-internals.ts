@@ -43,7 +43,8 @@ export interface EngineInternals {
 }
 
 export function taintCallOf(request: GuardrailRequest): TaintCall {
-  const tool = request.action_type === 'TOOL_OUTPUT' ? request.payload.name : request.action_type === 'TOOL_CALL' ? request.payload.function.name : '';
+  const tool =
+    request.action_type === 'TOOL_OUTPUT' ? request.payload.name : request.action_type === 'TOOL_CALL' ? request.payload.function.name : '';
   return { action_type: request.action_type, thread_id: request.thread_id, tool };
 }
 

@@ -22,7 +22,12 @@ export const REASONS = {
   CANARY_LEAK: { decision: 'BLOCK', rank: 0, message: 'a canary token' },
   SECRET_DETECTED: { decision: 'BLOCK', rank: 1, message: 'a secret or credential' },
   SYSTEM_PROMPT_LEAK: { decision: 'BLOCK', rank: 2, message: 'a verbatim fragment of a system prompt' },
-  TOOL_POLICY_VIOLATION: { decision: 'BLOCK', rank: 3, message: 'a call to a sink tool on a thread that has read untrusted content', wholeRequest: true },
+  TOOL_POLICY_VIOLATION: {
+    decision: 'BLOCK',
+    rank: 3,
+    message: 'a call to a sink tool on a thread that has read untrusted content',
+    wholeRequest: true,
+  },
   PROMPT_INJECTION: { decision: 'BLOCK', rank: 4, message: 'a prompt injection', omitTypes: true },
   EXFILTRATION_LINK: { decision: 'BLOCK', rank: 5, message: 'a URL that carries data to an outside host' },
   PII_DETECTED: { decision: 'BLOCK', rank: 6, message: 'personal data' },

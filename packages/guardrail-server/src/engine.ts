@@ -75,7 +75,14 @@ interface Verdict {
 const rankOf = (reason: ReasonCode | 'OK'): number => REASONS[reason].rank;
 
 function toFinding(detector: string, field: Field, s: DetectedSpan, rename: ReadonlyMap<PathNode, string>): Finding {
-  const f: Finding = { detector, type: s.type, severity: s.severity, path: pointerOf(field.node, MAX_POINTER_CHARS, rename), start: s.start, end: s.end };
+  const f: Finding = {
+    detector,
+    type: s.type,
+    severity: s.severity,
+    path: pointerOf(field.node, MAX_POINTER_CHARS, rename),
+    start: s.start,
+    end: s.end,
+  };
   if (s.score !== undefined) f.score = s.score;
   return f;
 }
@@ -141,7 +148,11 @@ export function createEngine(options: GuardrailEngineOptions, detectors?: (polic
   const list = detectors ? detectors(policy) : builtInDetectors(policy, { canaries, promptIndex });
   // Per action type, the detectors that inspect it: looked up once per field, not per detector.
   const byType = new Map<GuardrailRequest['action_type'], readonly Detector[]>();
-  for (const type of ['AGENT_INPUT', 'AGENT_RESPONSE', 'TOOL_CALL', 'TOOL_OUTPUT', 'AGENT_HANDOFF'] as const) byType.set(type, list.filter((d) => d.actionTypes.has(type)));
+  for (const type of ['AGENT_INPUT', 'AGENT_RESPONSE', 'TOOL_CALL', 'TOOL_OUTPUT', 'AGENT_HANDOFF'] as const)
+    byType.set(
+      type,
+      list.filter((d) => d.actionTypes.has(type)),
+    );
   const sinkTools = new Set(policy.tool_policy.sink_tools);
   const taint = new ThreadTaintTracker({
     sourceTools: policy.tool_policy.source_tools,
@@ -178,8 +189,15 @@ export function createEngine(options: GuardrailEngineOptions, detectors?: (polic
       let matches = 0;
       for (const v of out.verdicts) {
         // A verdict the reason table can't stand behind is the detector's failure, not an ALLOW.
-        if (!Object.hasOwn(REASONS, v.reason) || REASONS[v.reason].decision !== v.decision || (v.decision === 'MODIFY' && !detector.redacts)) {
-          throw new DetectorFailed(detector.name, new Error(`it answered ${String(v.decision)} ${String(v.reason)}, which the reason table does not allow for it`));
+        if (
+          !Object.hasOwn(REASONS, v.reason) ||
+          REASONS[v.reason].decision !== v.decision ||
+          (v.decision === 'MODIFY' && !detector.redacts)
+        ) {
+          throw new DetectorFailed(
+            detector.name,
+            new Error(`it answered ${String(v.decision)} ${String(v.reason)}, which the reason table does not allow for it`),
+          );
         }
         const verdict: Verdict = { ...v, detector: v.detector ?? detector.name, field };
         if (v.decision === 'ALLOW') reports.push(verdict);
@@ -206,7 +224,15 @@ export function createEngine(options: GuardrailEngineOptions, detectors?: (polic
     return rebuildPayload(request, parsedPayload, edits);
   }
 
-  function respond(request: GuardrailRequest, decision: Decision, reason: string, message: string, verdicts: readonly Verdict[], payload?: unknown, reports: readonly Verdict[] = []): GuardrailResponse {
+  function respond(
+    request: GuardrailRequest,
+    decision: Decision,
+    reason: string,
+    message: string,
+    verdicts: readonly Verdict[],
+    payload?: unknown,
+    reports: readonly Verdict[] = [],
+  ): GuardrailResponse {
     const res: GuardrailResponse = { action_id: request.action_id, decision, reason_code: reason, reason_message: message };
     // Report-only findings (the injection grey band) ride along with any decision, ALLOW included.
     const shown = decision === 'ALLOW' ? reports : [...verdicts, ...reports];
@@ -235,7 +261,13 @@ export function createEngine(options: GuardrailEngineOptions, detectors?: (polic
   }
 
   function tooComplex(request: GuardrailRequest, why: string): GuardrailResponse {
-    return respond(request, 'BLOCK', 'PAYLOAD_TOO_COMPLEX', `Blocked: the payload could not be inspected within the guardrail's budget (${why}).`, []);
+    return respond(
+      request,
+      'BLOCK',
+      'PAYLOAD_TOO_COMPLEX',
+      `Blocked: the payload could not be inspected within the guardrail's budget (${why}).`,
+      [],
+    );
   }
 
   /** Records a TOOL_OUTPUT's taint; for a TOOL_CALL, whether the thread's taint forbids it. */
@@ -262,7 +294,8 @@ export function createEngine(options: GuardrailEngineOptions, detectors?: (polic
       let res: GuardrailResponse;
       if (err instanceof BudgetExceeded) res = tooComplex(request, err.why);
       // Only reachable for payloads nested deeper than any sane request: fail closed.
-      else if (err instanceof RangeError) res = respond(request, 'BLOCK', 'PAYLOAD_TOO_COMPLEX', `The payload could not be inspected: ${err.message}.`, []);
+      else if (err instanceof RangeError)
+        res = respond(request, 'BLOCK', 'PAYLOAD_TOO_COMPLEX', `The payload could not be inspected: ${err.message}.`, []);
       else if (err instanceof DetectorFailed) res = respond(request, 'BLOCK', 'DETECTOR_FAILED', `Blocked: ${err.message}.`, []);
       else throw err;
       return taintable ? { plain: res, tainted: res } : { plain: res };
@@ -277,7 +310,12 @@ export function createEngine(options: GuardrailEngineOptions, detectors?: (polic
     return { plain, tainted: combine(request, parsedPayload, [...taintVerdicts, ...verdicts], reports) };
   }
 
-  function combine(request: GuardrailRequest, parsedPayload: PayloadFields, verdicts: readonly Verdict[], reports: readonly Verdict[]): GuardrailResponse {
+  function combine(
+    request: GuardrailRequest,
+    parsedPayload: PayloadFields,
+    verdicts: readonly Verdict[],
+    reports: readonly Verdict[],
+  ): GuardrailResponse {
     const blocks = verdicts.filter((v) => v.decision === 'BLOCK');
     if (blocks.length > 0) {
       blocks.sort((a, b) => rankOf(a.reason) - rankOf(b.reason));
@@ -298,12 +336,28 @@ export function createEngine(options: GuardrailEngineOptions, detectors?: (polic
       } catch (err) {
         if (!(err instanceof KeyCollisionError)) throw err;
         const reason = (reasonOf(reasons[0]!).blockedAs as ReasonCode | undefined) ?? 'PAYLOAD_TOO_COMPLEX';
-        return respond(request, 'BLOCK', reason, `Blocked: ${reasonOf(reason).message} was found in ${wheres}, and redacting it would give two keys of one object the same name.`, verdicts, undefined, reports);
+        return respond(
+          request,
+          'BLOCK',
+          reason,
+          `Blocked: ${reasonOf(reason).message} was found in ${wheres}, and redacting it would give two keys of one object the same name.`,
+          verdicts,
+          undefined,
+          reports,
+        );
       }
       const msg = `Modified: ${reasons.map((r) => reasonOf(r).message).join('; ')} in ${wheres} (${uniqueTypes(modifies.flatMap((v) => v.spans))}).`;
       return respond(request, 'MODIFY', reasons[0]!, msg, verdicts, payload, reports);
     }
-    return respond(request, 'ALLOW', 'OK', reports.length > 0 ? 'No policy violation found; see the low-severity findings.' : 'No policy violation found.', verdicts, undefined, reports);
+    return respond(
+      request,
+      'ALLOW',
+      'OK',
+      reports.length > 0 ? 'No policy violation found; see the low-severity findings.' : 'No policy violation found.',
+      verdicts,
+      undefined,
+      reports,
+    );
   }
 
   function validateSync(request: GuardrailRequest): GuardrailResponse {
@@ -328,7 +382,12 @@ export function createEngine(options: GuardrailEngineOptions, detectors?: (polic
     },
   };
   const internals: EngineInternals = {
-    spec: { policy, ...(options.canaries ? { canaries: options.canaries } : {}), ...(options.systemPrompts ? { systemPrompts: options.systemPrompts } : {}), budget },
+    spec: {
+      policy,
+      ...(options.canaries ? { canaries: options.canaries } : {}),
+      ...(options.systemPrompts ? { systemPrompts: options.systemPrompts } : {}),
+      budget,
+    },
     taintStep,
     decideVariants,
   };
@@ -367,7 +426,8 @@ const FUNCTION_NAME = child(child(undefined, 'function'), 'name');
 function resolveBudget(b: GuardrailBudget | undefined): Required<GuardrailBudget> {
   const out = { ...DEFAULT_BUDGET, ...(b ?? {}) };
   for (const [k, v] of Object.entries(out)) {
-    if (!(typeof v === 'number' && v > 0 && Number.isFinite(v))) throw new PolicyError(`budget.${k} must be a positive number; got ${String(v)}`);
+    if (!(typeof v === 'number' && v > 0 && Number.isFinite(v)))
+      throw new PolicyError(`budget.${k} must be a positive number; got ${String(v)}`);
   }
   return out;
 }

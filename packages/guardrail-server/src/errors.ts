@@ -34,10 +34,7 @@ export class PolicyError extends GuardrailError {
   readonly line: number | undefined;
   /** 1-based column of the problem, when known. */
   readonly column: number | undefined;
-  constructor(
-    message: string,
-    options?: { cause?: unknown; file?: string; line?: number; column?: number },
-  ) {
+  constructor(message: string, options?: { cause?: unknown; file?: string; line?: number; column?: number }) {
     super('POLICY_INVALID', message, options);
     this.name = 'PolicyError';
     this.file = options?.file;

@@ -23,12 +23,26 @@ export {
   type InjectionResult,
 } from './detectors/injection.js';
 export { detectCanaries, makeCanary } from './detectors/canary.js';
-export { detectSystemPromptLeak, indexSystemPrompts, DEFAULT_LEAK_SHINGLE, type SystemPromptIndex } from './detectors/system-prompt-leak.js';
+export {
+  detectSystemPromptLeak,
+  indexSystemPrompts,
+  DEFAULT_LEAK_SHINGLE,
+  type SystemPromptIndex,
+} from './detectors/system-prompt-leak.js';
 export { ThreadTaintTracker, type ThreadTaintOptions, type Taint } from './tool-policy.js';
 export { foldText } from './text/normalize.js';
 export { decodeLayers } from './text/decode.js';
 
 // Stronger detectors layered over the engine (off unless configured). ONNX: the ./onnx subpath.
-export { createTieredValidator, requestTexts, TierError, type GuardrailTier, type TierInput, type TierText, type TierVerdict, type TieredValidatorOptions } from './tiers/tiered.js';
+export {
+  createTieredValidator,
+  requestTexts,
+  TierError,
+  type GuardrailTier,
+  type TierInput,
+  type TierText,
+  type TierVerdict,
+  type TieredValidatorOptions,
+} from './tiers/tiered.js';
 export { createLlmJudgeTier, parseJudgeAnswer, type LlmJudgeTierOptions } from './tiers/llm-judge.js';
 export { isPaymentCard, cardBrandFits } from './detectors/card.js';

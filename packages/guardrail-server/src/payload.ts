@@ -60,7 +60,9 @@ export function payloadFields(request: GuardrailRequest): PayloadFields {
     }
     case 'AGENT_HANDOFF': {
       add(request.payload.input, INPUT, false, 'the handoff input');
-      walk(request.payload.state, STATE, 0, (text, node, isKey) => add(text, node, isKey, isKey ? 'a key of the handoff state' : 'the handoff state'));
+      walk(request.payload.state, STATE, 0, (text, node, isKey) =>
+        add(text, node, isKey, isKey ? 'a key of the handoff state' : 'the handoff state'),
+      );
       return { fields };
     }
   }
@@ -98,7 +100,11 @@ export function rebuildPayload(request: GuardrailRequest, parsed: PayloadFields,
     }
     case 'AGENT_HANDOFF': {
       const counter = { next: 1 };
-      return { ...request.payload, input: edits[0] ?? request.payload.input, state: rebuild(request.payload.state, edits, counter) as Record<string, unknown> };
+      return {
+        ...request.payload,
+        input: edits[0] ?? request.payload.input,
+        state: rebuild(request.payload.state, edits, counter) as Record<string, unknown>,
+      };
     }
   }
 }
@@ -117,7 +123,12 @@ function rebuild(value: unknown, edits: ReadonlyArray<string | undefined>, count
     if (edited !== undefined && edited !== k) renamed = true;
     names.push(name);
     // defineProperty: `out[name] = v` would set the prototype for a "__proto__" member.
-    Object.defineProperty(out, name, { value: rebuild((value as Record<string, unknown>)[k], edits, counter), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, name, {
+      value: rebuild((value as Record<string, unknown>)[k], edits, counter),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   if (renamed && new Set(names.map(keyDigest)).size !== names.length) throw new KeyCollisionError();
   return out;

@@ -72,7 +72,9 @@ export interface JsonString {
   tokenEnd: number;
 }
 
-type Frame = { node: PathNode | undefined; id: number; kind: 'object'; member: PathNode | undefined } | { node: PathNode | undefined; id: number; kind: 'array'; index: number };
+type Frame =
+  | { node: PathNode | undefined; id: number; kind: 'object'; member: PathNode | undefined }
+  | { node: PathNode | undefined; id: number; kind: 'array'; index: number };
 
 /**
  * Lists every string token - keys and values - of a JSON text in document order. The text must be
@@ -93,7 +95,9 @@ export function jsonTokens(json: string, maxDepth = 512, root?: PathNode): JsonT
     if (ch === 0x7b /* { */ || ch === 0x5b /* [ */) {
       if (stack.length >= maxDepth) throw new RangeError(`JSON nested deeper than ${maxDepth} levels`);
       const node = stack.length === 0 ? root : here(stack[stack.length - 1]);
-      stack.push(ch === 0x7b ? { node, id: containers++, kind: 'object', member: undefined } : { node, id: containers++, kind: 'array', index: 0 });
+      stack.push(
+        ch === 0x7b ? { node, id: containers++, kind: 'object', member: undefined } : { node, id: containers++, kind: 'array', index: 0 },
+      );
       expectKey = ch === 0x7b;
     } else if (ch === 0x7d || ch === 0x5d) {
       stack.pop();
@@ -119,7 +123,14 @@ export function jsonTokens(json: string, maxDepth = 512, root?: PathNode): JsonT
         expectKey = false;
         out.push({ value, isKey: true, node: top.member, container: top.id, tokenStart: i, tokenEnd: j + 1 });
       } else {
-        out.push({ value, isKey: false, node: here(top) ?? root ?? { parent: undefined, segment: '' }, container: top?.id ?? -1, tokenStart: i, tokenEnd: j + 1 });
+        out.push({
+          value,
+          isKey: false,
+          node: here(top) ?? root ?? { parent: undefined, segment: '' },
+          container: top?.id ?? -1,
+          tokenStart: i,
+          tokenEnd: j + 1,
+        });
       }
       i = j;
     }

@@ -26,7 +26,12 @@ export function parseGuardrailRequest(body: unknown): ParsedGuardrailRequest {
   }
   const actionType = (body as Record<string, unknown>)['action_type'];
   if (typeof actionType !== 'string' || !(ACTION_TYPES as readonly string[]).includes(actionType)) {
-    const got = actionType === undefined ? 'it is missing' : typeof actionType === 'string' ? `got ${JSON.stringify(truncate(actionType))}` : `got ${describeType(actionType)}`;
+    const got =
+      actionType === undefined
+        ? 'it is missing'
+        : typeof actionType === 'string'
+          ? `got ${JSON.stringify(truncate(actionType))}`
+          : `got ${describeType(actionType)}`;
     return { ok: false, message: `action_type must be one of ${ACTION_TYPES.join(', ')}; ${got}` };
   }
   const parsed = GuardrailRequestSchema.safeParse(body);

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { createGuardrailEngine } from '../src/index.js';
 import { toolCall } from './helpers.js';
 
-const ARGS = { to: 'ana.garcia@example.com', subject: 'Your case', body: 'Card 4242 4242 4242 4242, mail ana.garcia@example.com, call +1 415 555 0142.' };
+const ARGS = {
+  to: 'ana.garcia@example.com',
+  subject: 'Your case',
+  body: 'Card 4242 4242 4242 4242, mail ana.garcia@example.com, call +1 415 555 0142.',
+};
 
 describe('pii.addressing_fields: an address the tool needs is not redacted', () => {
   it('keeps the e-mail address in `to` and still redacts PII elsewhere in the same call', async () => {
@@ -29,7 +33,11 @@ describe('pii.addressing_fields: an address the tool needs is not redacted', () 
   });
 
   it('refuses a malformed addressing_fields entry with its path', () => {
-    expect(() => createGuardrailEngine({ policy: { pii: { addressing_fields: { send_customer_email: 'to' as unknown as string[] } } } })).toThrow(/policy\.pii\.addressing_fields\.send_customer_email/);
-    expect(() => createGuardrailEngine({ policy: { pii: { addressing_fields: { send_customer_email: [''] } } } })).toThrow(/addressing_fields/);
+    expect(() =>
+      createGuardrailEngine({ policy: { pii: { addressing_fields: { send_customer_email: 'to' as unknown as string[] } } } }),
+    ).toThrow(/policy\.pii\.addressing_fields\.send_customer_email/);
+    expect(() => createGuardrailEngine({ policy: { pii: { addressing_fields: { send_customer_email: [''] } } } })).toThrow(
+      /addressing_fields/,
+    );
   });
 });

@@ -11,7 +11,13 @@ import { agentInput, agentResponse, toolCall } from './helpers.js';
 const ALL: ReadonlySet<ActionType> = new Set(['AGENT_INPUT', 'AGENT_RESPONSE', 'TOOL_CALL', 'TOOL_OUTPUT', 'AGENT_HANDOFF']);
 
 /** Redacts every occurrence of `word`, as detector `name` with `reason`. */
-function wordDetector(name: string, word: string, reason: ReasonCode, decision: 'MODIFY' | 'BLOCK' = 'MODIFY', calls: string[] = []): Detector {
+function wordDetector(
+  name: string,
+  word: string,
+  reason: ReasonCode,
+  decision: 'MODIFY' | 'BLOCK' = 'MODIFY',
+  calls: string[] = [],
+): Detector {
   return {
     name,
     actionTypes: ALL,
@@ -19,9 +25,12 @@ function wordDetector(name: string, word: string, reason: ReasonCode, decision: 
     inspect({ text }: DetectorInput) {
       calls.push(`${name}:${text}`);
       const spans = [];
-      for (let i = text.indexOf(word); i >= 0; i = text.indexOf(word, i + word.length)) spans.push({ type: word.toUpperCase(), start: i, end: i + word.length, severity: 'high' as const });
+      for (let i = text.indexOf(word); i >= 0; i = text.indexOf(word, i + word.length))
+        spans.push({ type: word.toUpperCase(), start: i, end: i + word.length, severity: 'high' as const });
       if (spans.length === 0) return { verdicts: [] };
-      return { verdicts: [{ decision, reason, spans, replacements: spans.map((s) => ({ start: s.start, end: s.end, with: `[${name}]` })) }] };
+      return {
+        verdicts: [{ decision, reason, spans, replacements: spans.map((s) => ({ start: s.start, end: s.end, with: `[${name}]` })) }],
+      };
     },
   };
 }
@@ -29,7 +38,10 @@ function wordDetector(name: string, word: string, reason: ReasonCode, decision: 
 describe('the detector loop', () => {
   it('runs the configured detectors in order, over every field, and lists findings in that order', () => {
     const calls: string[] = [];
-    const engine = createEngine({}, () => [wordDetector('second', 'beta', 'PII_REDACTED', 'MODIFY', calls), wordDetector('first', 'alpha', 'SECRET_REDACTED', 'MODIFY', calls)]);
+    const engine = createEngine({}, () => [
+      wordDetector('second', 'beta', 'PII_REDACTED', 'MODIFY', calls),
+      wordDetector('first', 'alpha', 'SECRET_REDACTED', 'MODIFY', calls),
+    ]);
     const res = engine.validateSync(toolCall('send', { a: 'alpha beta', b: 'beta' }));
     expect(GuardrailResponseSchema.safeParse(res).success).toBe(true);
     expect(res.decision).toBe('MODIFY');
@@ -48,7 +60,10 @@ describe('the detector loop', () => {
 
   it('skips a detector for action types it does not inspect', () => {
     const calls: string[] = [];
-    const onlyResponses: Detector = { ...wordDetector('resp', 'alpha', 'CANARY_LEAK', 'BLOCK', calls), actionTypes: new Set<ActionType>(['AGENT_RESPONSE']) };
+    const onlyResponses: Detector = {
+      ...wordDetector('resp', 'alpha', 'CANARY_LEAK', 'BLOCK', calls),
+      actionTypes: new Set<ActionType>(['AGENT_RESPONSE']),
+    };
     const engine = createEngine({}, () => [onlyResponses]);
     expect(engine.validateSync(agentInput('alpha')).decision).toBe('ALLOW');
     expect(calls).toEqual([]);
@@ -67,10 +82,18 @@ describe('the detector loop', () => {
         throw new TypeError('boom');
       },
     };
-    const engine = createEngine({}, () => [wordDetector('before', 'alpha', 'PII_REDACTED', 'MODIFY', calls), broken, wordDetector('after', 'alpha', 'PII_REDACTED', 'MODIFY', calls)]);
+    const engine = createEngine({}, () => [
+      wordDetector('before', 'alpha', 'PII_REDACTED', 'MODIFY', calls),
+      broken,
+      wordDetector('after', 'alpha', 'PII_REDACTED', 'MODIFY', calls),
+    ]);
     const res = engine.validateSync(agentInput('alpha'));
     expect(GuardrailResponseSchema.safeParse(res).success).toBe(true);
-    expect(res).toMatchObject({ decision: 'BLOCK', reason_code: 'DETECTOR_FAILED', reason_message: 'Blocked: the broken detector failed: boom.' });
+    expect(res).toMatchObject({
+      decision: 'BLOCK',
+      reason_code: 'DETECTOR_FAILED',
+      reason_message: 'Blocked: the broken detector failed: boom.',
+    });
     expect(res.modified_payload).toBeUndefined();
     expect(calls).toEqual(['before:alpha']);
   });
@@ -87,7 +110,11 @@ describe('the detector loop', () => {
       },
     };
     const engine = createEngine({}, () => [flaky]);
-    expect(await engine.validate(agentInput('x'))).toMatchObject({ decision: 'BLOCK', reason_code: 'DETECTOR_FAILED', reason_message: 'Blocked: the flaky detector failed: not an Error.' });
+    expect(await engine.validate(agentInput('x'))).toMatchObject({
+      decision: 'BLOCK',
+      reason_code: 'DETECTOR_FAILED',
+      reason_message: 'Blocked: the flaky detector failed: not an Error.',
+    });
     fail = false;
     expect((await engine.validate(agentInput('x'))).decision).toBe('ALLOW');
   });

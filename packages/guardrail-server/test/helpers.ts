@@ -28,7 +28,13 @@ export function toolCall(name: string, args: unknown, thread = 'thread-1'): Guar
   };
 }
 export function toolOutput(name: string, output: string, thread = 'thread-1'): GuardrailRequest {
-  return { ...base, thread_id: thread, action_id: actionId(), action_type: 'TOOL_OUTPUT', payload: { tool_call_id: 'call_1', name, output } };
+  return {
+    ...base,
+    thread_id: thread,
+    action_id: actionId(),
+    action_type: 'TOOL_OUTPUT',
+    payload: { tool_call_id: 'call_1', name, output },
+  };
 }
 export function handoff(input: string, state: Record<string, unknown>): GuardrailRequest {
   return {
@@ -46,6 +52,10 @@ export const FAKE = {
   slackBot: 'xoxb-' + '1234567890' + '-' + '9876543210987' + '-' + 'AbCdEfGhIjKlMnOpQrStUvWx',
   stripe: 'sk_live_' + '4eC39HqLyjWDarjtT1zdp7dc' + 'Xy',
   jwt:
-    'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9' + '.' + 'eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4ifQ' + '.' + 'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
+    'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9' +
+    '.' +
+    'eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4ifQ' +
+    '.' +
+    'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
   pemHeader: '-----BEGIN RSA ' + 'PRIVATE KEY-----',
 };

@@ -5,11 +5,20 @@ import { inputRequest, toolCallRequest } from './http-helpers.js';
 
 // The service around the real detector engine with its default policy.
 // Generous budgets: a saturated test machine must not turn these decisions into PAYLOAD_TOO_COMPLEX or 503.
-const server = createGuardrailServer({ validator: createGuardrailEngine({ budget: { timeMs: 120_000 } }), port: 0, queueTimeoutMs: 120_000 });
+const server = createGuardrailServer({
+  validator: createGuardrailEngine({ budget: { timeMs: 120_000 } }),
+  port: 0,
+  queueTimeoutMs: 120_000,
+});
 afterAll(() => server.close());
 
 async function validate(body: unknown) {
-  const res = await server.app.inject({ method: 'POST', url: '/v1/validate', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+  const res = await server.app.inject({
+    method: 'POST',
+    url: '/v1/validate',
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify(body),
+  });
   return { status: res.statusCode, body: res.json() as Record<string, any> };
 }
 

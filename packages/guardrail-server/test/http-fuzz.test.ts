@@ -13,7 +13,12 @@ fc.configureGlobal({ seed: 20261129 });
 // and it still answers /healthz afterwards.
 const server = createGuardrailServer({ validator: testValidator(), port: 0, bodyLimitBytes: 64 * 1024 });
 // The same service around the real detector engine: a valid request must never make it throw.
-const engineServer = createGuardrailServer({ validator: createGuardrailEngine(), port: 0, bodyLimitBytes: 64 * 1024, queueTimeoutMs: 120_000 });
+const engineServer = createGuardrailServer({
+  validator: createGuardrailEngine(),
+  port: 0,
+  bodyLimitBytes: 64 * 1024,
+  queueTimeoutMs: 120_000,
+});
 // The engine on its worker pool, as `baton guardrail serve` runs it, with the canary below planted.
 const CANARY = makeCanary('fedcba98765432100123');
 // Generous budgets, so a saturated machine can't turn the last check's ALLOW into PAYLOAD_TOO_COMPLEX.
@@ -91,8 +96,14 @@ describe('fuzzing POST /v1/validate', { timeout: 120_000 }, () => {
       fc.asyncProperty(
         validBodies,
         fc.array(fc.nat(10), { minLength: 1, maxLength: 4 }),
-        fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.constant(undefined), fc.string({ unit: 'grapheme', maxLength: 200 }), fc.string({ unit: 'binary', maxLength: 200 })),
-        async (valid, path, value) => assertWellFormed(await send(JSON.stringify(mutate(valid, path, value) ?? null), 'application/json', engineServer)),
+        fc.oneof(
+          fc.jsonValue({ maxDepth: 3 }),
+          fc.constant(undefined),
+          fc.string({ unit: 'grapheme', maxLength: 200 }),
+          fc.string({ unit: 'binary', maxLength: 200 }),
+        ),
+        async (valid, path, value) =>
+          assertWellFormed(await send(JSON.stringify(mutate(valid, path, value) ?? null), 'application/json', engineServer)),
       ),
       { numRuns: 300 },
     );
@@ -105,9 +116,9 @@ describe('fuzzing POST /v1/validate', { timeout: 120_000 }, () => {
         fc.oneof(
           fc.uint8Array({ maxLength: 512 }).map((b) => Buffer.from(b)),
           fc.nat(valid.length).map((n) => valid.slice(0, n)),
-          fc.tuple(fc.nat(valid.length), fc.uint8Array({ minLength: 1, maxLength: 8 })).map(([n, b]) =>
-            Buffer.concat([Buffer.from(valid.slice(0, n)), Buffer.from(b), Buffer.from(valid.slice(n))]),
-          ),
+          fc
+            .tuple(fc.nat(valid.length), fc.uint8Array({ minLength: 1, maxLength: 8 }))
+            .map(([n, b]) => Buffer.concat([Buffer.from(valid.slice(0, n)), Buffer.from(b), Buffer.from(valid.slice(n))])),
           fc.tuple(fc.integer({ min: 1, max: 20_000 }), fc.constantFrom('[', '{"a":'), fc.boolean()).map(([d, open, closeIt]) => {
             const close = open === '[' ? ']' : '}';
             return open.repeat(d) + (open === '[' ? '1' : '1') + (closeIt ? close.repeat(d) : '');
@@ -123,10 +134,13 @@ describe('fuzzing POST /v1/validate', { timeout: 120_000 }, () => {
   it('random content types', async () => {
     const valid = JSON.stringify(toolCallRequest());
     await fc.assert(
-      fc.asyncProperty(fc.string({ maxLength: 60 }).filter((s) => /^[\x20-\x7e]*$/.test(s)), async (ct) => {
-        const r = await send(valid, ct);
-        assertWellFormed(r);
-      }),
+      fc.asyncProperty(
+        fc.string({ maxLength: 60 }).filter((s) => /^[\x20-\x7e]*$/.test(s)),
+        async (ct) => {
+          const r = await send(valid, ct);
+          assertWellFormed(r);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -145,7 +159,21 @@ describe('fuzzing POST /v1/validate', { timeout: 120_000 }, () => {
 // answer: a planted secret, canary or card number - as a key or inside a value, however obfuscated -
 // is never ALLOWed and never echoed.
 const SENSITIVE = [FAKE.awsKeyId, FAKE.githubToken, FAKE.stripe, CANARY, '4111111111111111', '5500 0000 0000 0004'];
-const INVISIBLES = ['\u200b', '\u200c', '\u200d', '\u2060', '\u00ad', '\ufeff', '\u200e', '\u202e', '\u2066', '\u{e0020}', '\ufe0f', '\u{e0100}', '\u034f'];
+const INVISIBLES = [
+  '\u200b',
+  '\u200c',
+  '\u200d',
+  '\u2060',
+  '\u00ad',
+  '\ufeff',
+  '\u200e',
+  '\u202e',
+  '\u2066',
+  '\u{e0020}',
+  '\ufe0f',
+  '\u{e0100}',
+  '\u034f',
+];
 const fullWidth = (s: string) => [...s].map((c) => (c >= '!' && c <= '~' ? String.fromCharCode(c.charCodeAt(0) + 0xfee0) : c)).join('');
 
 const obfuscated = fc
@@ -159,7 +187,11 @@ const obfuscated = fc
     return { value, out };
   });
 const plainText = fc.string({ unit: 'grapheme-ascii', maxLength: 40 }).map((t) => t.replace(/[0-9]/g, 'n'));
-const memberName = fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty'), fc.string({ maxLength: 12 }), fc.integer({ min: 16_390, max: 20_000 }).map((n) => 'k'.repeat(n)));
+const memberName = fc.oneof(
+  fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty'),
+  fc.string({ maxLength: 12 }),
+  fc.integer({ min: 16_390, max: 20_000 }).map((n) => 'k'.repeat(n)),
+);
 
 type Planted = { state: Record<string, unknown>; secrets: string[] };
 const planted: fc.Arbitrary<Planted> = fc
@@ -172,7 +204,12 @@ const planted: fc.Arbitrary<Planted> = fc
     let node: Record<string, unknown> = inner;
     for (let d = 0; d < depth; d++) {
       const outer: Record<string, unknown> = {};
-      Object.defineProperty(outer, d === depth - 1 ? wrapper : `l${d}`, { value: node, enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(outer, d === depth - 1 ? wrapper : `l${d}`, {
+        value: node,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
       node = outer;
     }
     return { state: node, secrets: [secret.value, secret.out] };
@@ -212,7 +249,9 @@ describe('fuzzing the pooled engine with red-team shapes', { timeout: 300_000 },
       fc.asyncProperty(
         fc.oneof(
           fc.integer({ min: 1, max: 200 }).map((d) => '{"a":'.repeat(d) + '"x"' + '}'.repeat(d)),
-          fc.integer({ min: 1, max: 4000 }).map((n) => JSON.stringify(Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, `u${i}@example.com`])))),
+          fc
+            .integer({ min: 1, max: 4000 })
+            .map((n) => JSON.stringify(Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, `u${i}@example.com`])))),
           fc.integer({ min: 1, max: 70_000 }).map((n) => JSON.stringify({ big: 'a '.repeat(n) })),
           fc.jsonValue({ maxDepth: 8 }).map((v) => JSON.stringify({ v })),
         ),
@@ -221,7 +260,11 @@ describe('fuzzing the pooled engine with red-team shapes', { timeout: 300_000 },
           const base = toolCallRequest() as unknown as { payload: Record<string, unknown> };
           const body = asToolCall
             ? JSON.stringify({ ...base, payload: { ...base.payload, function: { name: 'lookup', arguments: state } } })
-            : JSON.stringify({ ...inputRequest('x'), action_type: 'AGENT_HANDOFF', payload: { target_agent_id: 'io.a.b', input: 'go', state: '__STATE__' } }).replace('"__STATE__"', state);
+            : JSON.stringify({
+                ...inputRequest('x'),
+                action_type: 'AGENT_HANDOFF',
+                payload: { target_agent_id: 'io.a.b', input: 'go', state: '__STATE__' },
+              }).replace('"__STATE__"', state);
           const r = await sendPooled(body);
           if (body.length > 64 * 1024) expect(r.status).toBe(413);
         },

@@ -74,7 +74,10 @@ export function logSink(): { write(line: string): void; lines: string[]; records
       lines.push(line);
     },
     records() {
-      return lines.flatMap((l) => l.split('\n')).filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+      return lines
+        .flatMap((l) => l.split('\n'))
+        .filter((l) => l.trim() !== '')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
     },
   };
 }

@@ -12,11 +12,25 @@ afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
 });
 
-function serve(options: Partial<Parameters<typeof createGuardrailServer>[0]> & { validator: Parameters<typeof createGuardrailServer>[0]['validator'] }) {
+function serve(
+  options: Partial<Parameters<typeof createGuardrailServer>[0]> & { validator: Parameters<typeof createGuardrailServer>[0]['validator'] },
+) {
   const lines: Record<string, unknown>[] = [];
-  const server = createGuardrailServer({ port: 0, workers: 1, queueTimeoutMs: 120_000, logger: { destination: { write: (l) => void lines.push(JSON.parse(l)) } }, ...options });
+  const server = createGuardrailServer({
+    port: 0,
+    workers: 1,
+    queueTimeoutMs: 120_000,
+    logger: { destination: { write: (l) => void lines.push(JSON.parse(l)) } },
+    ...options,
+  });
   servers.push(server);
-  const send = (body: unknown) => server.app.inject({ method: 'POST', url: '/v1/validate', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+  const send = (body: unknown) =>
+    server.app.inject({
+      method: 'POST',
+      url: '/v1/validate',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify(body),
+    });
   const engines = () => lines.filter((l) => l.msg === 'request completed' && l.route === '/v1/validate').map((l) => l.engine);
   return { server, send, engines };
 }
@@ -69,7 +83,9 @@ describe('inline routing', { timeout: 120_000 }, () => {
     const pooled = serve({ validator: createGuardrailEngine(), inlineMaxBytes: 0 });
     for (const payload of ['{"a":', '{"action_id": 1}', `${'['.repeat(100)}${']'.repeat(100)}`]) {
       const [a, b] = await Promise.all(
-        [inline, pooled].map((s) => s.server.app.inject({ method: 'POST', url: '/v1/validate', headers: { 'content-type': 'application/json' }, payload })),
+        [inline, pooled].map((s) =>
+          s.server.app.inject({ method: 'POST', url: '/v1/validate', headers: { 'content-type': 'application/json' }, payload }),
+        ),
       );
       expect(a!.statusCode).toBe(400);
       expect(a!.json()).toEqual(b!.json());
@@ -78,6 +94,8 @@ describe('inline routing', { timeout: 120_000 }, () => {
 
   it('rejects a bad inlineMaxBytes', () => {
     expect(() => createGuardrailServer({ validator: createGuardrailEngine(), inlineMaxBytes: -1 })).toThrow(GuardrailHttpConfigError);
-    expect(() => createGuardrailServer({ validator: createGuardrailEngine(), inlineMaxBytes: 1.5 })).toThrow(/inlineMaxBytes must be an integer from 0 to 1048576/);
+    expect(() => createGuardrailServer({ validator: createGuardrailEngine(), inlineMaxBytes: 1.5 })).toThrow(
+      /inlineMaxBytes must be an integer from 0 to 1048576/,
+    );
   });
 });

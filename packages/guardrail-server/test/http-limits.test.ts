@@ -68,7 +68,11 @@ describe('a trickling body', () => {
 
   it('a declared Content-Length over the limit is refused before the body is read', async () => {
     const { port } = await started({ bodyLimitBytes: 100 });
-    const answer = parseAnswer(await raw(port, ['POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n'], { keepOpen: true }));
+    const answer = parseAnswer(
+      await raw(port, ['POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n'], {
+        keepOpen: true,
+      }),
+    );
     expect(answer.status).toBe(413);
     expect(answer.body.error.code).toBe('payload_too_large');
   });
@@ -78,7 +82,9 @@ describe('the bearer token', () => {
   it('must be at least 16 characters, on loopback and off it', () => {
     for (const host of ['127.0.0.1', '0.0.0.0']) {
       expect(() => createGuardrailServer({ validator: testValidator(), host, token: 'x' })).toThrow(GuardrailHttpConfigError);
-      expect(() => createGuardrailServer({ validator: testValidator(), host, token: '0123456789abcde' })).toThrow(/at least 16 characters; got 15/);
+      expect(() => createGuardrailServer({ validator: testValidator(), host, token: '0123456789abcde' })).toThrow(
+        /at least 16 characters; got 15/,
+      );
     }
     servers.push(createGuardrailServer({ validator: testValidator(), host: '0.0.0.0', token: '0123456789abcdef' }));
   });
@@ -91,15 +97,29 @@ describe('the bearer token', () => {
 });
 
 describe('the worker pool', { timeout: 60_000 }, () => {
-  const heavy = () => handoff('go', { list: Array.from({ length: 1500 }, (_, i) => `mail user${i}@example.com and call +1 415 555 ${String(1000 + (i % 9000))}`) });
+  const heavy = () =>
+    handoff('go', {
+      list: Array.from({ length: 1500 }, (_, i) => `mail user${i}@example.com and call +1 415 555 ${String(1000 + (i % 9000))}`),
+    });
 
   it('past the budget or the hard deadline (the worker is terminated): BLOCK PAYLOAD_TOO_COMPLEX, and it keeps serving', async () => {
     // An engine budget and grace of 1 ms each: the work below can't finish inside them. A long
     // queue wait: replacing a terminated worker can take seconds on a loaded machine.
-    const server = createGuardrailServer({ validator: createGuardrailEngine({ budget: { timeMs: 1 } }), port: 0, workers: 1, workerGraceMs: 1, queueTimeoutMs: 120_000 });
+    const server = createGuardrailServer({
+      validator: createGuardrailEngine({ budget: { timeMs: 1 } }),
+      port: 0,
+      workers: 1,
+      workerGraceMs: 1,
+      queueTimeoutMs: 120_000,
+    });
     servers.push(server);
     for (let i = 0; i < 3; i++) {
-      const res = await server.app.inject({ method: 'POST', url: '/v1/validate', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(heavy()) });
+      const res = await server.app.inject({
+        method: 'POST',
+        url: '/v1/validate',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify(heavy()),
+      });
       expect(res.statusCode).toBe(200);
       expect(res.json()).toMatchObject({ decision: 'BLOCK', reason_code: 'PAYLOAD_TOO_COMPLEX', findings: [] });
     }
@@ -110,12 +130,23 @@ describe('the worker pool', { timeout: 60_000 }, () => {
     // Budget 1 ms + grace 1 ms: the first detector call over 500 KB of text outlasts the 2 ms hard
     // deadline before the engine can check its own budget, so only the pool can end it. Its
     // answer says "more than 2 ms" (the engine's own would say "more than 1 ms of inspection").
-    const server = createGuardrailServer({ validator: createGuardrailEngine({ budget: { timeMs: 1 } }), port: 0, workers: 1, workerGraceMs: 1, queueTimeoutMs: 120_000 });
+    const server = createGuardrailServer({
+      validator: createGuardrailEngine({ budget: { timeMs: 1 } }),
+      port: 0,
+      workers: 1,
+      workerGraceMs: 1,
+      queueTimeoutMs: 120_000,
+    });
     servers.push(server);
     const text = Array.from({ length: 25_000 }, (_, i) => `user${i}@example.com`).join(' ');
     for (let i = 0; i < 2; i++) {
       const req = toolCall('lookup', { body: text });
-      const res = await server.app.inject({ method: 'POST', url: '/v1/validate', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(req) });
+      const res = await server.app.inject({
+        method: 'POST',
+        url: '/v1/validate',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify(req),
+      });
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({
         action_id: req.action_id,
@@ -133,7 +164,9 @@ describe('the worker pool', { timeout: 60_000 }, () => {
     servers.push(server);
     const body = JSON.stringify(heavy());
     const answers = await Promise.all(
-      Array.from({ length: 40 }, () => server.app.inject({ method: 'POST', url: '/v1/validate', headers: { 'content-type': 'application/json' }, payload: body })),
+      Array.from({ length: 40 }, () =>
+        server.app.inject({ method: 'POST', url: '/v1/validate', headers: { 'content-type': 'application/json' }, payload: body }),
+      ),
     );
     const statuses = answers.map((a) => a.statusCode);
     expect(statuses).toContain(503);
@@ -144,13 +177,32 @@ describe('the worker pool', { timeout: 60_000 }, () => {
   });
 
   it('keeps tool-policy taint across workers: it lives on the main thread', async () => {
-    const server = createGuardrailServer({ validator: createGuardrailEngine({ budget: { timeMs: 120_000 } }), port: 0, workers: 2, inlineMaxBytes: 0, queueTimeoutMs: 120_000 });
+    const server = createGuardrailServer({
+      validator: createGuardrailEngine({ budget: { timeMs: 120_000 } }),
+      port: 0,
+      workers: 2,
+      inlineMaxBytes: 0,
+      queueTimeoutMs: 120_000,
+    });
     servers.push(server);
-    const send = (req: unknown) => server.app.inject({ method: 'POST', url: '/v1/validate', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(req) });
-    const output = { ...toolCall('x', {}, 'thread-taint'), action_type: 'TOOL_OUTPUT', payload: { tool_call_id: 'c1', name: 'fetch_url', output: 'some page' } };
+    const send = (req: unknown) =>
+      server.app.inject({
+        method: 'POST',
+        url: '/v1/validate',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify(req),
+      });
+    const output = {
+      ...toolCall('x', {}, 'thread-taint'),
+      action_type: 'TOOL_OUTPUT',
+      payload: { tool_call_id: 'c1', name: 'fetch_url', output: 'some page' },
+    };
     expect((await send(output)).json()).toMatchObject({ decision: 'ALLOW' });
     for (let i = 0; i < 4; i++) {
-      expect((await send(toolCall('send_email', { to: 'x' }, 'thread-taint'))).json()).toMatchObject({ decision: 'BLOCK', reason_code: 'TOOL_POLICY_VIOLATION' });
+      expect((await send(toolCall('send_email', { to: 'x' }, 'thread-taint'))).json()).toMatchObject({
+        decision: 'BLOCK',
+        reason_code: 'TOOL_POLICY_VIOLATION',
+      });
     }
     expect((await send(toolCall('send_email', { to: 'x' }, 'thread-clean'))).json()).toMatchObject({ decision: 'ALLOW' });
   });

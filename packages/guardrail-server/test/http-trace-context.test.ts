@@ -14,12 +14,22 @@ afterEach(async () => {
 function serve() {
   const passed: Array<{ traceparent?: string; tracestate?: string }> = [];
   const server = createGuardrailServer({
-    validator: { validate: async (request: GuardrailRequest, call?: { traceparent?: string; tracestate?: string }) => (passed.push({ ...call }), decideForTest(request)) },
+    validator: {
+      validate: async (request: GuardrailRequest, call?: { traceparent?: string; tracestate?: string }) => (
+        passed.push({ ...call }),
+        decideForTest(request)
+      ),
+    },
     port: 0,
   });
   servers.push(server);
   const post = (headers: Record<string, string>) =>
-    server.app.inject({ method: 'POST', url: '/v1/validate', headers: { 'content-type': 'application/json', ...headers }, payload: JSON.stringify(toolCallRequest({ to: 'a@example.com', body: 'hi' })) });
+    server.app.inject({
+      method: 'POST',
+      url: '/v1/validate',
+      headers: { 'content-type': 'application/json', ...headers },
+      payload: JSON.stringify(toolCallRequest({ to: 'a@example.com', body: 'hi' })),
+    });
   return { post, passed };
 }
 
@@ -35,15 +45,18 @@ describe('guardrail service and W3C Trace Context', () => {
     expect(passed[0]).toEqual({ traceparent: res.headers.traceresponse, tracestate: 'congo=1' });
   });
 
-  it.each([`ff-${TRACE_ID}-${SPAN_ID}-01`, TRACEPARENT.toUpperCase(), `${TRACEPARENT}-extra`, `00-${'0'.repeat(32)}-${SPAN_ID}-01`])('ignores an invalid traceparent (%s): 200, a new trace, no tracestate passed on', async (value) => {
-    const { post, passed } = serve();
-    const res = await post({ traceparent: value, tracestate: 'congo=1' });
-    expect(res.statusCode).toBe(200);
-    const answer = TP.exec(String(res.headers.traceresponse));
-    expect(answer?.[1]).not.toBe(TRACE_ID);
-    expect(passed[0]?.traceparent).toBe(res.headers.traceresponse);
-    expect(passed[0]?.tracestate).toBeUndefined();
-  });
+  it.each([`ff-${TRACE_ID}-${SPAN_ID}-01`, TRACEPARENT.toUpperCase(), `${TRACEPARENT}-extra`, `00-${'0'.repeat(32)}-${SPAN_ID}-01`])(
+    'ignores an invalid traceparent (%s): 200, a new trace, no tracestate passed on',
+    async (value) => {
+      const { post, passed } = serve();
+      const res = await post({ traceparent: value, tracestate: 'congo=1' });
+      expect(res.statusCode).toBe(200);
+      const answer = TP.exec(String(res.headers.traceresponse));
+      expect(answer?.[1]).not.toBe(TRACE_ID);
+      expect(passed[0]?.traceparent).toBe(res.headers.traceresponse);
+      expect(passed[0]?.tracestate).toBeUndefined();
+    },
+  );
 
   it('drops an invalid tracestate whole and keeps the parent', async () => {
     const { post, passed } = serve();

@@ -96,7 +96,10 @@ describe('short-text normalisation', () => {
     // Without the floors, the ~12 character n-grams of "refund" would each get 1/sqrt(12) = 0.29
     // and one or two word weights would decide the score.
     const one = injectionFeatures({ text: 'refund', decoded: false });
-    const hashed = one.values.slice(0, one.indices.findIndex((i) => i >= HASH_BUCKETS));
+    const hashed = one.values.slice(
+      0,
+      one.indices.findIndex((i) => i >= HASH_BUCKETS),
+    );
     expect(hashed.length).toBeGreaterThan(5);
     for (const v of hashed) expect(v).toBeLessThanOrEqual(1 / Math.sqrt(CHAR_FLOOR) + 1 / Math.sqrt(WORD_FLOOR) + 1e-9);
     expect(Math.min(...hashed)).toBeCloseTo(1 / Math.sqrt(CHAR_FLOOR), 6);
@@ -104,12 +107,23 @@ describe('short-text normalisation', () => {
 
   it('gives a long text smaller n-gram values than a short one (an average, not a sum)', () => {
     const short = injectionFeatures({ text: 'Review the refund eligibility of the referenced order.', decoded: false });
-    const long = injectionFeatures({ text: 'Review the refund eligibility of the referenced order using only the fields provided. '.repeat(3) + 'Then summarise the case for the billing specialist and attach the order history.', decoded: false });
+    const long = injectionFeatures({
+      text:
+        'Review the refund eligibility of the referenced order using only the fields provided. '.repeat(3) +
+        'Then summarise the case for the billing specialist and attach the order history.',
+      decoded: false,
+    });
     // The scale of one n-gram occurrence (the smallest value) shrinks with the text's length.
     expect(Math.min(...long.values.filter((v) => v > 0))).toBeLessThan(Math.min(...short.values.filter((v) => v > 0)));
     // And a sentence repeated four times weighs no more than twice the sentence once (1/sqrt(n) scaling).
-    const once = injectionFeatures({ text: 'Review the refund eligibility of the referenced order using only the fields provided. ', decoded: false });
-    const four = injectionFeatures({ text: 'Review the refund eligibility of the referenced order using only the fields provided. '.repeat(4), decoded: false });
+    const once = injectionFeatures({
+      text: 'Review the refund eligibility of the referenced order using only the fields provided. ',
+      decoded: false,
+    });
+    const four = injectionFeatures({
+      text: 'Review the refund eligibility of the referenced order using only the fields provided. '.repeat(4),
+      decoded: false,
+    });
     const norm = (f: { indices: number[]; values: number[] }) => Math.hypot(...f.values.filter((_, k) => f.indices[k]! < HASH_BUCKETS));
     expect(norm(four)).toBeLessThanOrEqual(2 * norm(once) + 1e-9);
   });

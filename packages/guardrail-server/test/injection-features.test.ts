@@ -83,7 +83,12 @@ describe('injection features: one pass, prefix-sum scoring', () => {
     // 忽, 忽略, 略之, 之前 (a lone first character, then pairs), then "and", "ok".
     expect(a.wordCount).toBe(6);
     const spans = Array.from({ length: a.wordCount }, (_, i) => [a.words[4 * i]!, a.words[4 * i + 1]!]);
-    expect(spans.slice(0, 4)).toEqual([[1, 2], [1, 3], [2, 4], [3, 5]]);
+    expect(spans.slice(0, 4)).toEqual([
+      [1, 2],
+      [1, 3],
+      [2, 4],
+      [3, 5],
+    ]);
     expect(spans[4]![1]! - spans[4]![0]!).toBe(3);
     // Starts and ends never decrease, so a range's words are one index interval.
     for (let i = 1; i < spans.length; i++) {

@@ -13,7 +13,10 @@ import { createOnnxClassifierTier, featureIndex, type OrtRuntimeLike } from '../
 import { agentInput, toolOutput } from './helpers.js';
 
 function findRuntime(): OrtRuntimeLike | undefined {
-  for (const base of [join(process.cwd(), 'package.json'), process.env.BATON_ORT_DIR ? join(process.env.BATON_ORT_DIR, 'package.json') : undefined]) {
+  for (const base of [
+    join(process.cwd(), 'package.json'),
+    process.env.BATON_ORT_DIR ? join(process.env.BATON_ORT_DIR, 'package.json') : undefined,
+  ]) {
     if (!base) continue;
     try {
       return createRequire(base)('onnxruntime-node') as OrtRuntimeLike;
@@ -43,14 +46,22 @@ describe.skipIf(!ort)('ONNX classifier tier (real onnxruntime-node)', () => {
   it('rejects a file that is not a model', async () => {
     const junk = join(dir, 'junk.onnx');
     writeFileSync(junk, 'not a model');
-    await expect(createOnnxClassifierTier({ modelPath: junk, threshold: 0.5, runtime: ort! })).rejects.toMatchObject({ code: 'ONNX_MODEL_INVALID' });
+    await expect(createOnnxClassifierTier({ modelPath: junk, threshold: 0.5, runtime: ort! })).rejects.toMatchObject({
+      code: 'ONNX_MODEL_INVALID',
+    });
   });
 });
 
 describe('ONNX tier configuration', () => {
-  it.skipIf(ort !== undefined && process.env.BATON_ORT_DIR === undefined)('without onnxruntime-node installed it says what to install', async () => {
-    await expect(createOnnxClassifierTier({ modelPath, threshold: 0.5 })).rejects.toMatchObject({ code: 'ONNX_RUNTIME_MISSING', message: expect.stringMatching(/npm install onnxruntime-node/) });
-  });
+  it.skipIf(ort !== undefined && process.env.BATON_ORT_DIR === undefined)(
+    'without onnxruntime-node installed it says what to install',
+    async () => {
+      await expect(createOnnxClassifierTier({ modelPath, threshold: 0.5 })).rejects.toMatchObject({
+        code: 'ONNX_RUNTIME_MISSING',
+        message: expect.stringMatching(/npm install onnxruntime-node/),
+      });
+    },
+  );
   it('rejects a threshold outside 0..1', async () => {
     await expect(createOnnxClassifierTier({ modelPath, threshold: 1.5 })).rejects.toMatchObject({ code: 'TIER_CONFIG_INVALID' });
   });

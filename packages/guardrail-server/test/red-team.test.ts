@@ -19,14 +19,25 @@ const roomy = { budget: { timeMs: 120_000 } };
 const engine = createGuardrailEngine(roomy);
 // The service in its own thread mode (workers: 0) and with its worker pool: the same decisions.
 const inline = createGuardrailServer({ validator: createGuardrailEngine(roomy), port: 0, workers: 0 });
-const pooled = createGuardrailServer({ validator: createGuardrailEngine(roomy), port: 0, workers: 1, inlineMaxBytes: 0, queueTimeoutMs: 120_000 });
+const pooled = createGuardrailServer({
+  validator: createGuardrailEngine(roomy),
+  port: 0,
+  workers: 1,
+  inlineMaxBytes: 0,
+  queueTimeoutMs: 120_000,
+});
 afterAll(async () => {
   await inline.close();
   await pooled.close();
 });
 
 async function overHttp(body: string, server = inline): Promise<GuardrailResponse> {
-  const res = await server.app.inject({ method: 'POST', url: '/v1/validate', headers: { 'content-type': 'application/json' }, payload: body });
+  const res = await server.app.inject({
+    method: 'POST',
+    url: '/v1/validate',
+    headers: { 'content-type': 'application/json' },
+    payload: body,
+  });
   expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
   return res.json() as GuardrailResponse;
 }
@@ -42,7 +53,9 @@ describe('bounded work per request (issue 14, item 1)', { timeout: 120_000 }, ()
   it('a key past 16,383 characters over thousands of e-mail addresses: redacted, findings capped, answer not larger than the request', async () => {
     // As found: one key past V8's string-hashing limit over a few thousand addresses (~60 KB).
     const longKey = 'k'.repeat(16_500);
-    const state: Record<string, unknown> = { [longKey]: { [longKey.replace(/^k/, 'j')]: Array.from({ length: 1500 }, (_, i) => `mail user${i}@example.com`) } };
+    const state: Record<string, unknown> = {
+      [longKey]: { [longKey.replace(/^k/, 'j')]: Array.from({ length: 1500 }, (_, i) => `mail user${i}@example.com`) },
+    };
     const req = handoff('go on', state);
     const body = JSON.stringify(req);
     for (const res of await allWays(body)) {
@@ -60,7 +73,11 @@ describe('bounded work per request (issue 14, item 1)', { timeout: 120_000 }, ()
 
   it('the same in TOOL_CALL arguments', async () => {
     const key = 'x'.repeat(17_000);
-    const args = JSON.stringify({ [key]: Array.from({ length: 1200 }, (_, i) => ({ [`${key.slice(0, 16_400)}${i}`]: `user${i}@example.com` })).slice(0, 40).concat(Array.from({ length: 1200 }, (_, i) => ({ k: `user${i}@example.com` }))) });
+    const args = JSON.stringify({
+      [key]: Array.from({ length: 1200 }, (_, i) => ({ [`${key.slice(0, 16_400)}${i}`]: `user${i}@example.com` }))
+        .slice(0, 40)
+        .concat(Array.from({ length: 1200 }, (_, i) => ({ k: `user${i}@example.com` }))),
+    });
     const body = JSON.stringify(toolCall('lookup', args));
     for (const res of await allWays(body)) {
       expect(res.decision).toBe('MODIFY');
@@ -144,7 +161,8 @@ describe('every key and value is inspected (issue 14, item 2)', () => {
       JSON.stringify(toolCall('lookup', { [CARD]: 1, '[REDACTED:CREDIT_CARD]': 2 })),
       JSON.stringify(handoff('go', { [CARD]: 1, '5500000000000004': 2 })),
     ];
-    for (const body of bodies) for (const res of await allWays(body)) expect(res).toMatchObject({ decision: 'BLOCK', reason_code: 'PII_DETECTED' });
+    for (const body of bodies)
+      for (const res of await allWays(body)) expect(res).toMatchObject({ decision: 'BLOCK', reason_code: 'PII_DETECTED' });
   });
 
   for (const member of ['__proto__', 'constructor', 'prototype']) {
@@ -166,7 +184,22 @@ describe('every key and value is inspected (issue 14, item 2)', () => {
 });
 
 describe('normalisation before every detector (issue 14, item 3)', () => {
-  const ZW = ['\u200b', '\u200c', '\u200d', '\u2060', '\u00ad', '\ufeff', '\u200e', '\u202e', '\u2066', '\u{e0041}', '\ufe0f', '\u{e0100}', '\u034f', '\u180e'];
+  const ZW = [
+    '\u200b',
+    '\u200c',
+    '\u200d',
+    '\u2060',
+    '\u00ad',
+    '\ufeff',
+    '\u200e',
+    '\u202e',
+    '\u2066',
+    '\u{e0041}',
+    '\ufe0f',
+    '\u{e0100}',
+    '\u034f',
+    '\u180e',
+  ];
   it('canary obfuscations: invisible characters, full-width forms and confusables are all caught', () => {
     const variants = [
       ...ZW.map((z) => `${CANARY.slice(0, 8)}${z}${CANARY.slice(8)}`),
@@ -190,7 +223,9 @@ describe('normalisation before every detector (issue 14, item 3)', () => {
     const card = `4111\u200b1111\u00ad1111\u20601111`;
     const res = engine.validateSync(toolCall('send', { body: `card ${card} ok` }));
     expect(res.decision).toBe('MODIFY');
-    expect(JSON.parse((res.modified_payload as { function: { arguments: string } }).function.arguments)).toEqual({ body: 'card [REDACTED:CREDIT_CARD] ok' });
+    expect(JSON.parse((res.modified_payload as { function: { arguments: string } }).function.arguments)).toEqual({
+      body: 'card [REDACTED:CREDIT_CARD] ok',
+    });
     expect(res.findings![0]).toMatchObject({ start: 5, end: 5 + card.length });
   });
 
@@ -210,8 +245,18 @@ describe('normalisation before every detector (issue 14, item 3)', () => {
 
 describe('hostile request shapes', () => {
   it('an action_type object whose toString is not a function is a 400, not a 500 (found by fuzzing)', async () => {
-    const res = await inline.app.inject({ method: 'POST', url: '/v1/validate', headers: { 'content-type': 'application/json' }, payload: '{"action_type":{"toString":""}}' });
+    const res = await inline.app.inject({
+      method: 'POST',
+      url: '/v1/validate',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"action_type":{"toString":""}}',
+    });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: { code: 'invalid_request', message: 'action_type must be one of AGENT_INPUT, TOOL_CALL, TOOL_OUTPUT, AGENT_RESPONSE, AGENT_HANDOFF; got an object' } });
+    expect(res.json()).toEqual({
+      error: {
+        code: 'invalid_request',
+        message: 'action_type must be one of AGENT_INPUT, TOOL_CALL, TOOL_OUTPUT, AGENT_RESPONSE, AGENT_HANDOFF; got an object',
+      },
+    });
   });
 });

@@ -15,13 +15,22 @@ const key = fc.string({ minLength: 1, maxLength: 8 }).filter((k) => k !== '__pro
 
 /** Random JSON objects where some string leaves embed a sensitive value. */
 const withPii = fc.letrec((tie) => ({
-  value: fc.oneof({ depthSize: 'small' }, leaf, tie('sensitive'), fc.array(tie('value'), { maxLength: 3 }), fc.dictionary(key, tie('value'), { maxKeys: 3 })),
+  value: fc.oneof(
+    { depthSize: 'small' },
+    leaf,
+    tie('sensitive'),
+    fc.array(tie('value'), { maxLength: 3 }),
+    fc.dictionary(key, tie('value'), { maxKeys: 3 }),
+  ),
   sensitive: fc.tuple(plain, fc.constantFrom(...SENSITIVE), plain).map(([a, s, b]) => `${a} ${s} ${b}`.trim()),
 })).value;
 const argsObject = fc.dictionary(key, withPii, { minKeys: 1, maxKeys: 4 });
 
 function responseText(res: GuardrailResponse): string {
-  return JSON.stringify({ ...res, modified_payload: undefined }) + (typeof res.modified_payload === 'string' ? res.modified_payload : JSON.stringify(res.modified_payload ?? ''));
+  return (
+    JSON.stringify({ ...res, modified_payload: undefined }) +
+    (typeof res.modified_payload === 'string' ? res.modified_payload : JSON.stringify(res.modified_payload ?? ''))
+  );
 }
 
 describe('redaction keeps the JSON shape (property)', () => {

@@ -4,7 +4,15 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGuardrailServer } from '../src/http/index.js';
-import { createGuardrailEngine, createLlmJudgeTier, createTieredValidator, GuardrailError, parseJudgeAnswer, TierError, type GuardrailTier } from '../src/index.js';
+import {
+  createGuardrailEngine,
+  createLlmJudgeTier,
+  createTieredValidator,
+  GuardrailError,
+  parseJudgeAnswer,
+  TierError,
+  type GuardrailTier,
+} from '../src/index.js';
 import { agentInput, agentResponse, toolCall, toolOutput } from './helpers.js';
 
 type Script = (body: { model: string; messages: { role: string; content: string }[] }, res: ServerResponse) => void;
@@ -15,7 +23,13 @@ let baseUrl = '';
 
 function answer(res: ServerResponse, content: string): void {
   res.writeHead(200, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ id: 'c1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] }));
+  res.end(
+    JSON.stringify({
+      id: 'c1',
+      object: 'chat.completion',
+      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+    }),
+  );
 }
 
 beforeAll(async () => {
@@ -149,7 +163,9 @@ describe('createTieredValidator', () => {
   it('an aborted call is a BLOCK', async () => {
     const ac = new AbortController();
     ac.abort();
-    const res = await createTieredValidator({ engine, tiers: [{ name: 't', check: async () => undefined }] }).validate(agentInput('hi'), { signal: ac.signal });
+    const res = await createTieredValidator({ engine, tiers: [{ name: 't', check: async () => undefined }] }).validate(agentInput('hi'), {
+      signal: ac.signal,
+    });
     expect(res.decision).toBe('BLOCK');
   });
 
@@ -166,7 +182,14 @@ describe('the tiered validator behind the HTTP service', () => {
     const service = createGuardrailServer({ validator: createTieredValidator({ engine, tiers: [judgeAll()] }), port: 0 });
     try {
       const post = async (text: string) =>
-        (await service.app.inject({ method: 'POST', url: '/v1/validate', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(agentInput(text)) })).json() as {
+        (
+          await service.app.inject({
+            method: 'POST',
+            url: '/v1/validate',
+            headers: { 'content-type': 'application/json' },
+            payload: JSON.stringify(agentInput(text)),
+          })
+        ).json() as {
           decision: string;
           reason_code: string;
         };

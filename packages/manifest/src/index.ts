@@ -1,13 +1,5 @@
 // Public API of @baton/manifest. Keep exports explicit.
-export {
-  TraceIdSchema,
-  SpanIdSchema,
-  UuidSchema,
-  AgentIdSchema,
-  SemverSchema,
-  TraceRefSchema,
-  type TraceRef,
-} from './contracts/ids.js';
+export { TraceIdSchema, SpanIdSchema, UuidSchema, AgentIdSchema, SemverSchema, TraceRefSchema, type TraceRef } from './contracts/ids.js';
 export {
   ACTION_TYPES,
   ActionTypeSchema,
@@ -70,7 +62,14 @@ export {
   wireNameProblem,
 } from './contracts/wire-names.js';
 export type { RunAuth } from './contracts/auth.js';
-export { MANIFEST_ERROR_CODES, type ManifestErrorCode, ManifestError, ManifestValidationError, ManifestUsageError, unwrapManifest } from './errors.js';
+export {
+  MANIFEST_ERROR_CODES,
+  type ManifestErrorCode,
+  ManifestError,
+  ManifestValidationError,
+  ManifestUsageError,
+  unwrapManifest,
+} from './errors.js';
 export { type ManifestProblem, type LoadResult } from './problems.js';
 export {
   AGENT_MANIFEST_SCHEMA_VERSION,

@@ -29,7 +29,10 @@ export const JSON_SCHEMA_ID_BASE = 'https://baton.dev/schemas/';
 export function generateJsonSchemas(): Record<string, Record<string, unknown>> {
   const out: Record<string, Record<string, unknown>> = {};
   for (const entry of PUBLISHED) {
-    const generated = z.toJSONSchema(entry.schema, { target: 'draft-2020-12', io: entry.io, unrepresentable: 'any' }) as Record<string, unknown>;
+    const generated = z.toJSONSchema(entry.schema, { target: 'draft-2020-12', io: entry.io, unrepresentable: 'any' }) as Record<
+      string,
+      unknown
+    >;
     const { $schema, ...rest } = generated;
     out[`${entry.name}.schema.json`] = {
       $schema,

@@ -46,7 +46,5 @@ export function toDottedPath(path: DocPath): string {
 
 /** Sorts problems by line, then column, then message, so output is stable. */
 export function sortProblems(problems: ManifestProblem[]): ManifestProblem[] {
-  return problems.sort(
-    (a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.col - b.col || a.message.localeCompare(b.message),
-  );
+  return problems.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.col - b.col || a.message.localeCompare(b.message));
 }

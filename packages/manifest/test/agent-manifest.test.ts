@@ -38,15 +38,23 @@ describe('parseAgentManifest: every problem, located', () => {
   });
 
   it('refuses an unknown key inside a tool function', () => {
-    const source = replaceOnce(VALID_AGENT, '      description: Loads a support case.\n', '      description: Loads a support case.\n      strict: true\n');
+    const source = replaceOnce(
+      VALID_AGENT,
+      '      description: Loads a support case.\n',
+      '      description: Loads a support case.\n      strict: true\n',
+    );
     const problems = problemsOf(parse(source));
-    expect(problems.map((p) => [p.line, p.col, p.message])).toEqual([[lineOf(source, 'strict'), 7, "tools[0].function.strict: unknown key 'strict'"]]);
+    expect(problems.map((p) => [p.line, p.col, p.message])).toEqual([
+      [lineOf(source, 'strict'), 7, "tools[0].function.strict: unknown key 'strict'"],
+    ]);
   });
 
   it('refuses duplicate keys', () => {
     const source = replaceOnce(VALID_AGENT, 'name: Triage\n', 'name: Triage\nname: Other\n');
     const problems = problemsOf(parse(source));
-    expect(problems).toContainEqual(expect.objectContaining({ line: lineOf(source, 'name: Other'), col: 1, message: "duplicate key 'name'" }));
+    expect(problems).toContainEqual(
+      expect.objectContaining({ line: lineOf(source, 'name: Other'), col: 1, message: "duplicate key 'name'" }),
+    );
   });
 
   it('names the offending character of a bad tool name', () => {
@@ -135,7 +143,9 @@ describe('parseAgentManifest: every problem, located', () => {
 
   it('explains a version YAML read as a number', () => {
     const source = replaceOnce(VALID_AGENT, 'version: 1.2.3', 'version: 1.2');
-    expect(problemsOf(parse(source))[0]!.message).toBe('version: expected a string, found number 1.2 (quote the value to make it a string)');
+    expect(problemsOf(parse(source))[0]!.message).toBe(
+      'version: expected a string, found number 1.2 (quote the value to make it a string)',
+    );
   });
 
   it.each(['schema_version', 'id', 'version', 'name', 'instructions', 'model', 'tools'])('requires the top-level property %s', (key) => {
@@ -236,9 +246,14 @@ describe('parseAgentManifest: every problem, located', () => {
   });
 
   it('refuses more than 128 tools', () => {
-    const tools = Array.from({ length: 129 }, (_, i) => `  - {type: function, function: {name: t${i}, description: d, parameters: {type: object, properties: {}, required: []}}}`);
+    const tools = Array.from(
+      { length: 129 },
+      (_, i) => `  - {type: function, function: {name: t${i}, description: d, parameters: {type: object, properties: {}, required: []}}}`,
+    );
     const source = `${VALID_AGENT.slice(0, VALID_AGENT.indexOf('tools:'))}tools:\n${tools.join('\n')}\n`;
-    expect(problemsOf(parse(source)).map((p) => p.message)).toEqual(["tools: at most 128 tools are allowed (the OpenAI API's limit); found 129"]);
+    expect(problemsOf(parse(source)).map((p) => p.message)).toEqual([
+      "tools: at most 128 tools are allowed (the OpenAI API's limit); found 129",
+    ]);
   });
 
   it('refuses an oversized parameters schema without compiling it', () => {
@@ -260,7 +275,11 @@ describe('parseAgentManifest: every problem, located', () => {
 
   it('finds a duplicate among many keys', () => {
     const properties = Array.from({ length: 3000 }, (_, i) => `          p${i}: {}`).join('\n');
-    const source = replaceOnce(VALID_AGENT, '          case_id:\n            type: string\n', `${properties}\n          p7: {}\n          case_id: {}\n`);
+    const source = replaceOnce(
+      VALID_AGENT,
+      '          case_id:\n            type: string\n',
+      `${properties}\n          p7: {}\n          case_id: {}\n`,
+    );
     const problems = problemsOf(parse(source));
     expect(problems.filter((p) => p.message.startsWith('duplicate'))).toEqual([
       { file, line: lineOf(source, 'case_id: {}') - 1, col: 11, pointer: '', message: "duplicate key 'p7'" },

@@ -30,7 +30,12 @@ describe('DelegatedTaskSchema (the one, strict)', () => {
     ['args without instruction_set', { ...task(), args: { subagent_type: 'echo', input_data: {} } }],
     ['an empty idempotency key', { ...task(), context: { idempotencyKey: '' } }],
     ['a negative depth', { ...task(), scope: { depth: -1, maxDepth: 3, lineage: [] } }],
-    ['a __proto__ key in the envelope', JSON.parse('{"args":{"subagent_type":"e","instruction_set":"i","input_data":{}},"scope":{"depth":0,"maxDepth":1,"lineage":[]},"context":{},"__proto__":{"x":1}}')],
+    [
+      'a __proto__ key in the envelope',
+      JSON.parse(
+        '{"args":{"subagent_type":"e","instruction_set":"i","input_data":{}},"scope":{"depth":0,"maxDepth":1,"lineage":[]},"context":{},"__proto__":{"x":1}}',
+      ),
+    ],
   ])('refuses %s', (_what, value) => {
     expect(DelegatedTaskSchema.safeParse(value).success).toBe(false);
   });
@@ -38,7 +43,12 @@ describe('DelegatedTaskSchema (the one, strict)', () => {
 
 describe('EditLedgerEntrySchema', () => {
   it('accepts an entry and refuses a bad hash', () => {
-    const entry = { state: 'pending', files: [{ path: 'a.txt', sha256: 'a'.repeat(64) }], response: { status: 'SUCCESS', output_payload: {} }, at: '2026-01-01T00:00:00Z' };
+    const entry = {
+      state: 'pending',
+      files: [{ path: 'a.txt', sha256: 'a'.repeat(64) }],
+      response: { status: 'SUCCESS', output_payload: {} },
+      at: '2026-01-01T00:00:00Z',
+    };
     expect(EditLedgerEntrySchema.safeParse(entry).success).toBe(true);
     expect(EditLedgerEntrySchema.safeParse({ ...entry, files: [{ path: 'a.txt', sha256: 'nothex' }] }).success).toBe(false);
   });
@@ -63,7 +73,7 @@ describe('error kinds', () => {
     ]);
   });
 
-  it('gives every registered manifest code a known kind, and the error its code\'s kind', () => {
+  it("gives every registered manifest code a known kind, and the error its code's kind", () => {
     for (const kind of Object.values(MANIFEST_ERROR_CODES)) expect(ERROR_KINDS).toContain(kind);
     const err = new ManifestUsageError('bad');
     expect(err.kind).toBe(MANIFEST_ERROR_CODES[err.code]);

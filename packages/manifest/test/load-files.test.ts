@@ -29,7 +29,9 @@ describe('loadAgentManifestFile', () => {
 
   it('reports a missing file and a directory as problems, not exceptions', async () => {
     const missing = join(dir, 'nope.agent.yml');
-    expect(problemsOf(await loadAgentManifestFile(missing))).toEqual([{ file: missing, line: 1, col: 1, pointer: '', message: 'file not found' }]);
+    expect(problemsOf(await loadAgentManifestFile(missing))).toEqual([
+      { file: missing, line: 1, col: 1, pointer: '', message: 'file not found' },
+    ]);
     expect(problemsOf(await loadAgentManifestFile(dir))[0]!.message).toBe('is a directory, not a manifest file');
   });
 
@@ -85,11 +87,25 @@ describe('checkManifestSet', () => {
     const a = await put('set/a.agent.yml', VALID_AGENT);
     const b = await put('set/b.agent.yml', `# a copy\n${VALID_AGENT}`);
     const c = await put('set/c.agent.yml', replaceOnce(VALID_AGENT, 'version: 1.2.3', 'version: 1.2.4'));
-    const entries = await Promise.all([a, b, c].map(async (file) => ({ file, manifest: unwrapManifest(await loadAgentManifestFile(file)) })));
+    const entries = await Promise.all(
+      [a, b, c].map(async (file) => ({ file, manifest: unwrapManifest(await loadAgentManifestFile(file)) })),
+    );
     const problems = checkManifestSet(entries);
     expect(problems).toEqual([
-      { file: a, line: 2, col: 5, pointer: '/id', message: `id: duplicate id and version io.baton.tests.triage@1.2.3; also declared in ${b}:3:5` },
-      { file: b, line: 3, col: 5, pointer: '/id', message: `id: duplicate id and version io.baton.tests.triage@1.2.3; also declared in ${a}:2:5` },
+      {
+        file: a,
+        line: 2,
+        col: 5,
+        pointer: '/id',
+        message: `id: duplicate id and version io.baton.tests.triage@1.2.3; also declared in ${b}:3:5`,
+      },
+      {
+        file: b,
+        line: 3,
+        col: 5,
+        pointer: '/id',
+        message: `id: duplicate id and version io.baton.tests.triage@1.2.3; also declared in ${a}:2:5`,
+      },
     ]);
   });
 

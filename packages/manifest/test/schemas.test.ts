@@ -19,7 +19,9 @@ function ajv(): Ajv2020 {
 
 describe('generated JSON Schemas', () => {
   it('are committed and up to date (run `npm run schemas -w @baton/manifest` to refresh)', () => {
-    const onDisk = readdirSync(schemasDir).filter((f) => f.endsWith('.schema.json')).sort();
+    const onDisk = readdirSync(schemasDir)
+      .filter((f) => f.endsWith('.schema.json'))
+      .sort();
     expect(onDisk).toEqual(Object.keys(generated).sort());
     for (const [name, schema] of Object.entries(generated)) {
       expect(readFileSync(join(schemasDir, name), 'utf8'), `${name} is stale`).toBe(`${JSON.stringify(schema, null, 2)}\n`);
@@ -40,7 +42,10 @@ describe('generated JSON Schemas', () => {
     for (const example of ['examples/agents/triage.agent.yml', 'examples/agents/refunds.agent.yml']) {
       expect(agent(parseYaml(readExample(example))), example).toBe(true);
     }
-    const triage = parseYaml(readExample('examples/agents/triage.agent.yml')) as { tools: Array<{ function: { name: string } }>; extra?: number };
+    const triage = parseYaml(readExample('examples/agents/triage.agent.yml')) as {
+      tools: Array<{ function: { name: string } }>;
+      extra?: number;
+    };
     triage.tools[0]!.function.name = 'delegate_task';
     expect(agent(triage)).toBe(false);
     const skill = instance.compile(generated['skill-manifest.schema.json']!);

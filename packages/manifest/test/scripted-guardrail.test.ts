@@ -16,7 +16,12 @@ describe('scriptedGuardrail', () => {
   it('allows by default, echoes the action id, answers with scripted fields and records copies', async () => {
     const g = scriptedGuardrail((r) => (r.payload === 'bad' ? { decision: 'BLOCK', reason_code: 'NOPE' } : undefined));
     const req = input('fine');
-    expect(await g.validator.validate(req)).toEqual({ action_id: req.action_id, decision: 'ALLOW', reason_code: 'OK', reason_message: 'ok' });
+    expect(await g.validator.validate(req)).toEqual({
+      action_id: req.action_id,
+      decision: 'ALLOW',
+      reason_code: 'OK',
+      reason_message: 'ok',
+    });
     expect(await g.validator.validate(input('bad'))).toMatchObject({ decision: 'BLOCK', reason_code: 'NOPE' });
     (req as { payload: unknown }).payload = 'changed later';
     expect(g.requests.map((r) => r.payload)).toEqual(['fine', 'bad']);
@@ -30,6 +35,8 @@ describe('scriptedGuardrail', () => {
     const hanging = scriptedGuardrail(() => 'hang').validator.validate(input('x'), { signal: controller.signal });
     controller.abort();
     await expect(hanging).rejects.toThrow('aborted');
-    await expect(scriptedGuardrail(() => 'hang').validator.validate(input('x'), { signal: AbortSignal.abort() })).rejects.toThrow('aborted');
+    await expect(scriptedGuardrail(() => 'hang').validator.validate(input('x'), { signal: AbortSignal.abort() })).rejects.toThrow(
+      'aborted',
+    );
   });
 });

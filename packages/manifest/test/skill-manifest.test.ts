@@ -68,7 +68,11 @@ describe('parseSkillManifest', () => {
 
   it('refuses a bad shorthand type and a full schema that does not compile', () => {
     let source = replaceOnce(VALID_SKILL, '"strict_mode": "boolean"', '"strict_mode": "bool"');
-    source = replaceOnce(source, '{ "vulnerabilities": "array", "sloc": "number" }', '{ "type": "object", "properties": { "sloc": { "type": "numbr" } } }');
+    source = replaceOnce(
+      source,
+      '{ "vulnerabilities": "array", "sloc": "number" }',
+      '{ "type": "object", "properties": { "sloc": { "type": "numbr" } } }',
+    );
     const messages = problemsOf(parse(source)).map((p) => p.message);
     expect(messages[0]).toContain('input_schema.strict_mode: unknown type "bool"');
     expect(messages[1]).toMatch(/^output_schema: is not a valid JSON Schema/);
@@ -76,7 +80,9 @@ describe('parseSkillManifest', () => {
 
   it('requires a full io schema to describe an object', () => {
     const source = replaceOnce(VALID_SKILL, '{ "vulnerabilities": "array", "sloc": "number" }', '{ "type": "array" }');
-    expect(problemsOf(parse(source)).map((p) => p.message)).toEqual(['output_schema: a JSON Schema here must describe an object (type: "object")']);
+    expect(problemsOf(parse(source)).map((p) => p.message)).toEqual([
+      'output_schema: a JSON Schema here must describe an object (type: "object")',
+    ]);
   });
 
   it('reports JSON syntax errors with a position', () => {

@@ -16,7 +16,9 @@ describe('wire names', () => {
 describe('reserved runner names', () => {
   it('holds the handoff tool under both names, and delegate_task / yield_control', async () => {
     const { RESERVED_TOOL_NAMES, HANDOFF_PROTOCOL_NAME, HANDOFF_WIRE_NAME } = await import('../src/index.js');
-    expect(RESERVED_TOOL_NAMES).toEqual(expect.arrayContaining([HANDOFF_PROTOCOL_NAME, HANDOFF_WIRE_NAME, 'delegate_task', 'yield_control']));
+    expect(RESERVED_TOOL_NAMES).toEqual(
+      expect.arrayContaining([HANDOFF_PROTOCOL_NAME, HANDOFF_WIRE_NAME, 'delegate_task', 'yield_control']),
+    );
     expect(toWireName(HANDOFF_PROTOCOL_NAME)).toBe(HANDOFF_WIRE_NAME);
     expect(wireNameProblem(HANDOFF_WIRE_NAME)).toBeUndefined();
     expect(wireNameProblem(HANDOFF_PROTOCOL_NAME)).toContain("':' at position 7");

@@ -15,8 +15,10 @@ export interface VerifiedAuth {
 export function requireAuth(auth: PacketAuth | undefined): VerifiedAuth {
   if (!auth) throw new MissingAuthorizationError('missing authorization: no authenticated caller for this handoff');
   const { tenant, subject, roles } = auth;
-  if (typeof tenant !== 'string' || tenant.length === 0) throw new MissingAuthorizationError('missing authorization: no authenticated tenant');
-  if (typeof subject !== 'string' || subject.length === 0) throw new MissingAuthorizationError('missing authorization: no authenticated subject');
+  if (typeof tenant !== 'string' || tenant.length === 0)
+    throw new MissingAuthorizationError('missing authorization: no authenticated tenant');
+  if (typeof subject !== 'string' || subject.length === 0)
+    throw new MissingAuthorizationError('missing authorization: no authenticated subject');
   if (!Array.isArray(roles) || roles.length === 0 || !roles.every((r) => typeof r === 'string' && r.length > 0)) {
     throw new MissingAuthorizationError('missing authorization: the caller holds no roles');
   }

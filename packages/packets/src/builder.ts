@@ -74,11 +74,13 @@ export function defaultPacketId(): string {
  */
 export async function buildPacketDetailed(options: BuildPacketOptions): Promise<BuiltPacket> {
   const auth = requireAuth(options.auth);
-  if (!options.contract && !options.policyStore) throw new PolicyStoreUnavailableError('policy store unavailable: neither a contract nor a policy store was given');
+  if (!options.contract && !options.policyStore)
+    throw new PolicyStoreUnavailableError('policy store unavailable: neither a contract nor a policy store was given');
   const contract = options.contract ?? (await fromPolicyStore(() => options.policyStore!.getContract()));
 
   const recipient = Object.hasOwn(contract.recipients, options.recipient) ? contract.recipients[options.recipient] : undefined;
-  if (!recipient) throw new UnknownRecipientError(`unknown recipient '${options.recipient}': not declared in contract ${contract.contract_version}`);
+  if (!recipient)
+    throw new UnknownRecipientError(`unknown recipient '${options.recipient}': not declared in contract ${contract.contract_version}`);
   const [purposeName, purpose] = pickPurpose(recipient, options.recipient, options.purpose);
 
   if (typeof options.caseRef !== 'string' || options.caseRef.length === 0 || options.caseRef.length > 256) {
@@ -88,25 +90,35 @@ export async function buildPacketDetailed(options: BuildPacketOptions): Promise<
   const approvals: CaseApprovals = options.policyStore
     ? await fromPolicyStore(() => options.policyStore!.getApprovals(auth.tenant, options.caseRef))
     : approvalsFor(contract, auth.tenant, options.caseRef);
-  const approved = (name: string): boolean => auth.roles.some((role) => Object.hasOwn(approvals.roles, role) && approvals.roles[role]!.includes(name));
+  const approved = (name: string): boolean =>
+    auth.roles.some((role) => Object.hasOwn(approvals.roles, role) && approvals.roles[role]!.includes(name));
   // Explicitly requested fields must each be permitted and approved; by default the packet carries
   // exactly the purpose's fields the case owner approved for the caller's roles.
   const requested = options.fields ?? Object.keys(purpose.fields).filter(approved);
   if (options.fields === undefined && requested.length === 0) {
-    throw new MissingAuthorizationError(`missing authorization: the case owner approved no field of purpose '${purposeName}' for the caller's roles (${auth.roles.join(', ')})`);
+    throw new MissingAuthorizationError(
+      `missing authorization: the case owner approved no field of purpose '${purposeName}' for the caller's roles (${auth.roles.join(', ')})`,
+    );
   }
   for (const name of requested) {
     if (!Object.hasOwn(purpose.fields, name)) {
-      throw new UnexpectedFieldError(name, `unexpected field '${name}': not permitted for purpose '${purposeName}' of ${options.recipient}`);
+      throw new UnexpectedFieldError(
+        name,
+        `unexpected field '${name}': not permitted for purpose '${purposeName}' of ${options.recipient}`,
+      );
     }
     if (!approved(name)) {
-      throw new UnexpectedFieldError(name, `unexpected field '${name}': the case owner has not approved it for the caller's roles (${auth.roles.join(', ')})`);
+      throw new UnexpectedFieldError(
+        name,
+        `unexpected field '${name}': the case owner has not approved it for the caller's roles (${auth.roles.join(', ')})`,
+      );
     }
   }
 
   const task = options.task ?? purpose.task;
   const maxChars = purpose.task_max_chars ?? DEFAULT_TASK_MAX_CHARS;
-  if (task.length > maxChars) throw new TaskTooLongError(`task statement is ${task.length} characters; purpose '${purposeName}' allows at most ${maxChars}`);
+  if (task.length > maxChars)
+    throw new TaskTooLongError(`task statement is ${task.length} characters; purpose '${purposeName}' allows at most ${maxChars}`);
 
   const paths: Record<string, string> = {};
   for (const name of requested) paths[name] = purpose.fields[name]!.path ?? name;
@@ -118,7 +130,8 @@ export async function buildPacketDetailed(options: BuildPacketOptions): Promise<
     throw new CaseDataUnavailableError('case data unavailable: the case-data source failed', { cause: err });
   }
   for (const name of Object.keys(returned)) {
-    if (!Object.hasOwn(paths, name)) throw new UnexpectedFieldError(name, `unexpected field '${name}': the case-data source returned a field that was not requested`);
+    if (!Object.hasOwn(paths, name))
+      throw new UnexpectedFieldError(name, `unexpected field '${name}': the case-data source returned a field that was not requested`);
   }
 
   const scope = { key: options.keys.referenceKey, recipient: options.recipient, purpose: purposeName, tenant: auth.tenant };

@@ -41,7 +41,8 @@ export function createFileCaseDataSource(options: FileCaseDataSourceOptions): Ca
       throw new CaseDataUnavailableError(`case data unavailable: cannot read ${options.file} as JSON`, { cause: err });
     }
     const list = Array.isArray(parsed) ? parsed : isRecord(parsed) && Array.isArray(parsed.cases) ? parsed.cases : undefined;
-    if (!list) throw new CaseDataUnavailableError(`case data unavailable: ${options.file} must hold an array of cases (or { "cases": [...] })`);
+    if (!list)
+      throw new CaseDataUnavailableError(`case data unavailable: ${options.file} must hold an array of cases (or { "cases": [...] })`);
     return list.filter(isRecord);
   };
   return createInMemoryCaseDataSource({ cases: load, tenantKey, caseIdKey });

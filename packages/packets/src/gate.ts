@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { GuardrailValidator, HandoffPacket } from '@baton/manifest';
-import type { HandoffGate, HandoffGateRequest, HandoffGateToolResult, HandoffGuardrailCheck, PreparedHandoff } from '@baton/manifest/contracts';
+import type {
+  HandoffGate,
+  HandoffGateRequest,
+  HandoffGateToolResult,
+  HandoffGuardrailCheck,
+  PreparedHandoff,
+} from '@baton/manifest/contracts';
 import { inputDigest, inputIsPacket, viewModelRequest, type BoundaryTransport, type BoundaryView } from './audit/boundary.js';
 import type { AuditSink, HandoffDecisionData, PacketBoundaryData } from './audit/records.js';
 import { HANDOFF_DECISION_KIND, PACKET_BOUNDARY_KIND } from './audit/records.js';
@@ -107,7 +113,8 @@ const DEFAULT_CASE_READ_TOOLS: Readonly<Record<string, string>> = { get_case: 'c
  * is `CaseNotBoundError` (`CASE_NOT_BOUND`). `purpose` and `fields` come from the handoff state.
  */
 export function defaultResolveCase(request: PacketGateRequest, options: DefaultResolveCaseOptions = {}): ResolvedCase {
-  const pick = (key: string): unknown => (Object.hasOwn(request.state, key) ? request.state[key] : Object.hasOwn(request.threadState, key) ? request.threadState[key] : undefined);
+  const pick = (key: string): unknown =>
+    Object.hasOwn(request.state, key) ? request.state[key] : Object.hasOwn(request.threadState, key) ? request.threadState[key] : undefined;
   const named = pick('case_id');
   const purpose = pick('purpose');
   const fields = request.state.fields;
@@ -120,13 +127,13 @@ export function defaultResolveCase(request: PacketGateRequest, options: DefaultR
     if (allowed?.length === 1) return { caseRef: allowed[0]!, ...rest };
     throw new CaseNotBoundError(
       allowed === undefined
-        ? 'case not bound: the handoff names no case and the caller\'s identity has no allowed cases'
+        ? "case not bound: the handoff names no case and the caller's identity has no allowed cases"
         : `case not bound: the handoff names no case and the caller is allowed ${allowed.length} cases`,
     );
   }
   if (typeof named !== 'string') throw new CaseNotBoundError('case not bound: case_id in the handoff state is not a string');
   if (allowed !== undefined && !allowed.includes(named)) {
-    throw new CaseNotBoundError('case not bound: the case named in the handoff is not among the caller\'s allowed cases');
+    throw new CaseNotBoundError("case not bound: the case named in the handoff is not among the caller's allowed cases");
   }
   if (allowed?.length === 1) return { caseRef: named, ...rest };
   const readTools = options.caseReadTools ?? DEFAULT_CASE_READ_TOOLS;
@@ -143,7 +150,7 @@ function allowedCasesOf(auth: PacketAuth | undefined): string[] | undefined {
   const list = auth?.allowedCases;
   if (list === undefined) return undefined;
   if (!Array.isArray(list) || !list.every((c) => typeof c === 'string' && c !== '')) {
-    throw new CaseNotBoundError('case not bound: the caller\'s allowedCases is not a list of case ids');
+    throw new CaseNotBoundError("case not bound: the caller's allowedCases is not a list of case ids");
   }
   return list;
 }
@@ -166,9 +173,17 @@ export function createPacketHandoffGate(options: PacketHandoffGateOptions): Pack
       reasonMessage: 'the gate requires a guardrail check but the request carries no checkHandoff (the Baton runner supplies it)',
     });
   };
-  const resolve = options.resolveCase ?? ((request: PacketGateRequest) => defaultResolveCase(request, options.caseReadTools ? { caseReadTools: options.caseReadTools } : {}));
+  const resolve =
+    options.resolveCase ??
+    ((request: PacketGateRequest) => defaultResolveCase(request, options.caseReadTools ? { caseReadTools: options.caseReadTools } : {}));
 
-  const append = async (record: { id: string; threadId: string; runId: string; kind: string; data: HandoffDecisionData | PacketBoundaryData }): Promise<string> => {
+  const append = async (record: {
+    id: string;
+    threadId: string;
+    runId: string;
+    kind: string;
+    data: HandoffDecisionData | PacketBoundaryData;
+  }): Promise<string> => {
     let stored: unknown;
     try {
       stored = await options.audit.appendAudit({ ...record, data: record.data as unknown as Record<string, unknown> });
@@ -275,7 +290,8 @@ export function createPacketHandoffGate(options: PacketHandoffGateOptions): Pack
           conversation_id_present: view.conversationIdPresent,
         };
         await append({ ...base, id: newAuditId(), kind: PACKET_BOUNDARY_KIND, data });
-        if (!data.input_is_packet) throw new BoundaryViolationError('boundary violation: the recipient request carries more than the packet');
+        if (!data.input_is_packet)
+          throw new BoundaryViolationError('boundary violation: the recipient request carries more than the packet');
         if (data.previous_response_id_present || data.conversation_id_present) {
           throw new BoundaryViolationError('boundary violation: the recipient request continues server-managed history');
         }

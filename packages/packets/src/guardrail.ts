@@ -23,7 +23,11 @@ export interface PacketGuardrailOptions {
 export async function checkPacketWithGuardrail(options: PacketGuardrailOptions, packet: HandoffPacket): Promise<void> {
   let outcome;
   try {
-    outcome = await options.check({ target_agent_id: packet.recipient, input: (options.renderInput ?? renderPacketInput)(packet), state: packetStateView(packet) });
+    outcome = await options.check({
+      target_agent_id: packet.recipient,
+      input: (options.renderInput ?? renderPacketInput)(packet),
+      state: packetStateView(packet),
+    });
   } catch (err) {
     throw new TaskBlockedError('task blocked: the guardrail could not be consulted (fail closed)', undefined, { cause: err });
   }

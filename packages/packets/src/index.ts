@@ -40,12 +40,7 @@ export {
   type CaseApprovals,
 } from './contract/schema.js';
 export { parseRecipientContract, loadRecipientContract, type ParseRecipientContractOptions } from './contract/load.js';
-export {
-  createFilePolicyStore,
-  createStaticPolicyStore,
-  type PolicyStore,
-  type FilePolicyStoreOptions,
-} from './policy-store.js';
+export { createFilePolicyStore, createStaticPolicyStore, type PolicyStore, type FilePolicyStoreOptions } from './policy-store.js';
 export {
   createFileCaseDataSource,
   createInMemoryCaseDataSource,

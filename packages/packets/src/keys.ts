@@ -69,11 +69,13 @@ export function packetKeysFromEnv(options: PacketKeysFromEnvOptions = {}): Packe
       ephemeral = true;
       return randomBytes(MIN_KEY_BYTES);
     }
-    if (Buffer.byteLength(value) < MIN_KEY_BYTES) throw new InvalidKeysError(`${name} is ${Buffer.byteLength(value)} bytes; it must be at least ${MIN_KEY_BYTES}`);
+    if (Buffer.byteLength(value) < MIN_KEY_BYTES)
+      throw new InvalidKeysError(`${name} is ${Buffer.byteLength(value)} bytes; it must be at least ${MIN_KEY_BYTES}`);
     return value;
   };
   const referenceKey = read('BATON_PACKET_REFERENCE_KEY');
   const auditKey = read('BATON_PACKET_AUDIT_KEY');
-  if (typeof referenceKey === 'string' && referenceKey === auditKey) throw new InvalidKeysError('BATON_PACKET_REFERENCE_KEY and BATON_PACKET_AUDIT_KEY must differ');
+  if (typeof referenceKey === 'string' && referenceKey === auditKey)
+    throw new InvalidKeysError('BATON_PACKET_REFERENCE_KEY and BATON_PACKET_AUDIT_KEY must differ');
   return { referenceKey, auditKey, ephemeral };
 }

@@ -30,7 +30,10 @@ export function createFilePolicyStore(options: FilePolicyStoreOptions): PolicySt
     try {
       text = await readFile(options.file, 'utf8');
     } catch (err) {
-      throw new PolicyStoreUnavailableError(`policy store unavailable: cannot read ${options.file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`, { cause: err });
+      throw new PolicyStoreUnavailableError(
+        `policy store unavailable: cannot read ${options.file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+        { cause: err },
+      );
     }
     try {
       return parseRecipientContract(text, { file: options.file });
@@ -43,7 +46,9 @@ export function createFilePolicyStore(options: FilePolicyStoreOptions): PolicySt
     async getContract(version) {
       const contract = await load();
       if (version !== undefined && contract.contract_version !== version) {
-        throw new PolicyStoreUnavailableError(`policy store unavailable: contract version ${version} not found (the store holds ${contract.contract_version})`);
+        throw new PolicyStoreUnavailableError(
+          `policy store unavailable: contract version ${version} not found (the store holds ${contract.contract_version})`,
+        );
       }
       return contract;
     },
@@ -58,7 +63,9 @@ export function createStaticPolicyStore(contract: RecipientContract): PolicyStor
   return {
     async getContract(version) {
       if (version !== undefined && contract.contract_version !== version) {
-        throw new PolicyStoreUnavailableError(`policy store unavailable: contract version ${version} not found (the store holds ${contract.contract_version})`);
+        throw new PolicyStoreUnavailableError(
+          `policy store unavailable: contract version ${version} not found (the store holds ${contract.contract_version})`,
+        );
       }
       return contract;
     },

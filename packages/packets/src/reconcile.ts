@@ -32,8 +32,10 @@ export function reconcilePacketAudit(options: ReconcilePacketAuditOptions): Reco
   const problems: string[] = [];
   const b = options.boundaryRecord.data;
   const d = options.decisionRecord.data;
-  if (options.boundaryRecord.kind !== PACKET_BOUNDARY_KIND) problems.push(`boundary record has kind '${options.boundaryRecord.kind}', expected '${PACKET_BOUNDARY_KIND}'`);
-  if (options.decisionRecord.kind !== HANDOFF_DECISION_KIND) problems.push(`decision record has kind '${options.decisionRecord.kind}', expected '${HANDOFF_DECISION_KIND}'`);
+  if (options.boundaryRecord.kind !== PACKET_BOUNDARY_KIND)
+    problems.push(`boundary record has kind '${options.boundaryRecord.kind}', expected '${PACKET_BOUNDARY_KIND}'`);
+  if (options.decisionRecord.kind !== HANDOFF_DECISION_KIND)
+    problems.push(`decision record has kind '${options.decisionRecord.kind}', expected '${HANDOFF_DECISION_KIND}'`);
   if (b.decision_record_id !== options.decisionRecord.id) problems.push('boundary record is not linked to this decision record');
   if (d.decision !== 'allow') problems.push(`decision record says '${String(d.decision)}', not 'allow'`);
 
@@ -55,7 +57,8 @@ export function reconcilePacketAudit(options: ReconcilePacketAuditOptions): Reco
   }
   if (!sameFields(b.fields, d.fields)) problems.push('field classifications differ between boundary record and decision record');
 
-  if (typeof b.transport === 'string' && b.transport !== view.transport) problems.push(`captured request is a ${view.transport}, the boundary record says ${b.transport}`);
+  if (typeof b.transport === 'string' && b.transport !== view.transport)
+    problems.push(`captured request is a ${view.transport}, the boundary record says ${b.transport}`);
   const text = view.text;
   const packet = text === undefined ? undefined : parsePacketInput(text);
   if (!packet) {
@@ -63,13 +66,19 @@ export function reconcilePacketAudit(options: ReconcilePacketAuditOptions): Reco
   } else {
     if (packet.packet_id !== b.packet_id) problems.push('packet id in the captured input differs from the boundary record');
     if (packet.recipient !== b.destination) problems.push('recipient in the captured input differs from the boundary record');
-    if (packet.contract_version !== b.contract_version) problems.push('contract version in the captured input differs from the boundary record');
-    const sent = Object.entries(packet.field_classes).map(([name, cls]) => `${name}:${cls}`).sort();
+    if (packet.contract_version !== b.contract_version)
+      problems.push('contract version in the captured input differs from the boundary record');
+    const sent = Object.entries(packet.field_classes)
+      .map(([name, cls]) => `${name}:${cls}`)
+      .sort();
     const recorded = Array.isArray(b.fields) ? (b.fields as FieldClassification[]).map((f) => `${f.name}:${f.class}`).sort() : [];
     if (sent.join(',') !== recorded.join(',')) problems.push('fields in the captured packet differ from the boundary record');
-    const undeclared = [...Object.keys(packet.fields), ...Object.keys(packet.references).filter((k) => k !== 'case')].filter((k) => !Object.hasOwn(packet.field_classes, k));
+    const undeclared = [...Object.keys(packet.fields), ...Object.keys(packet.references).filter((k) => k !== 'case')].filter(
+      (k) => !Object.hasOwn(packet.field_classes, k),
+    );
     if (undeclared.length > 0) problems.push(`captured packet carries unclassified fields: ${undeclared.join(', ')}`);
-    if (view.transport === 'process_stdin' && !stateIsPacketView(view.state, packet)) problems.push('captured stdin state is not exactly the packet\'s approved fields');
+    if (view.transport === 'process_stdin' && !stateIsPacketView(view.state, packet))
+      problems.push("captured stdin state is not exactly the packet's approved fields");
   }
   return { ok: problems.length === 0, problems };
 }

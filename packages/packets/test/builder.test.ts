@@ -4,14 +4,44 @@ import { join } from 'node:path';
 import { HandoffPacketSchema } from '@baton/manifest';
 import type { HandoffGuardrailCheck, HandoffPayload } from '@baton/manifest';
 import { describe, expect, it } from 'vitest';
-import { buildPacket, buildPacketDetailed, createFileCaseDataSource, deriveReference, packetStateView, PacketError, renderPacketInput } from '../src/index.js';
+import {
+  buildPacket,
+  buildPacketDetailed,
+  createFileCaseDataSource,
+  deriveReference,
+  packetStateView,
+  PacketError,
+  renderPacketInput,
+} from '../src/index.js';
 import type { BuildPacketOptions, CaseDataSource } from '../src/index.js';
-import { AUTH, CANARY, CASES, EXPECTED_FIELDS, KEYS, PURPOSE, REFUNDS, caseData, contract, downPolicyStore, policyStore } from './helpers/fixtures.js';
+import {
+  AUTH,
+  CANARY,
+  CASES,
+  EXPECTED_FIELDS,
+  KEYS,
+  PURPOSE,
+  REFUNDS,
+  caseData,
+  contract,
+  downPolicyStore,
+  policyStore,
+} from './helpers/fixtures.js';
 
 const REQUESTED = ['order_id', 'refund_amount', 'purchase_date', 'product', 'customer_id'];
 
 function options(overrides: Partial<BuildPacketOptions> = {}): BuildPacketOptions {
-  return { policyStore: policyStore(), caseData: caseData(), auth: AUTH, caseRef: 'C-1001', recipient: REFUNDS, purpose: PURPOSE, fields: REQUESTED, keys: KEYS, ...overrides };
+  return {
+    policyStore: policyStore(),
+    caseData: caseData(),
+    auth: AUTH,
+    caseRef: 'C-1001',
+    recipient: REFUNDS,
+    purpose: PURPOSE,
+    fields: REQUESTED,
+    keys: KEYS,
+    ...overrides,
+  };
 }
 
 async function codeOf(p: Promise<unknown>): Promise<string> {
@@ -29,12 +59,26 @@ describe('buildPacket', () => {
     const built = await buildPacketDetailed(options({ idGenerator: () => 'pkt_fixed' }));
     const packet = built.packet;
     expect(HandoffPacketSchema.parse(packet)).toEqual(packet);
-    expect(packet).toMatchObject({ packet_id: 'pkt_fixed', contract_version: '2026-11-29.1', tenant: 'acme', recipient: REFUNDS, purpose: PURPOSE });
+    expect(packet).toMatchObject({
+      packet_id: 'pkt_fixed',
+      contract_version: '2026-11-29.1',
+      tenant: 'acme',
+      recipient: REFUNDS,
+      purpose: PURPOSE,
+    });
     expect(packet.fields).toEqual(EXPECTED_FIELDS);
-    expect(packet.field_classes).toEqual({ order_id: 'identifier', refund_amount: 'financial', purchase_date: 'commerce', product: 'commerce', customer_id: 'identifier' });
+    expect(packet.field_classes).toEqual({
+      order_id: 'identifier',
+      refund_amount: 'financial',
+      purchase_date: 'commerce',
+      product: 'commerce',
+      customer_id: 'identifier',
+    });
     expect(packet.task).toBe('Review whether the referenced order is eligible for a refund.');
     // Scoped opaque references: keyed, not the raw ids.
-    expect(packet.references.case).toBe(deriveReference({ key: KEYS.referenceKey, recipient: REFUNDS, purpose: PURPOSE, tenant: 'acme', kind: 'case', value: 'C-1001' }));
+    expect(packet.references.case).toBe(
+      deriveReference({ key: KEYS.referenceKey, recipient: REFUNDS, purpose: PURPOSE, tenant: 'acme', kind: 'case', value: 'C-1001' }),
+    );
     expect(packet.references.customer_id).toMatch(/^ref_/);
     const text = JSON.stringify(packet);
     for (const raw of ['C-1001', 'CUST-88', CANARY.email, CANARY.notes, 'Dana', '555']) expect(text).not.toContain(raw);
@@ -121,13 +165,23 @@ describe('file case-data source', () => {
       const file = join(dir, 'cases.json');
       await writeFile(file, JSON.stringify(CASES));
       const source = createFileCaseDataSource({ file });
-      expect(await source.getCaseFields({ tenant: 'acme', caseId: 'C-1001', fields: { order_id: 'order_id', email: 'customer.email', missing: 'nope.x' } })).toEqual({
+      expect(
+        await source.getCaseFields({
+          tenant: 'acme',
+          caseId: 'C-1001',
+          fields: { order_id: 'order_id', email: 'customer.email', missing: 'nope.x' },
+        }),
+      ).toEqual({
         order_id: 'O-5521',
         email: CANARY.email,
       });
-      await expect(source.getCaseFields({ tenant: 'acme', caseId: 'C-2002', fields: { order_id: 'order_id' } })).rejects.toMatchObject({ code: 'TENANT_MISMATCH' });
+      await expect(source.getCaseFields({ tenant: 'acme', caseId: 'C-2002', fields: { order_id: 'order_id' } })).rejects.toMatchObject({
+        code: 'TENANT_MISMATCH',
+      });
       await writeFile(file, '{not json');
-      await expect(source.getCaseFields({ tenant: 'acme', caseId: 'C-1001', fields: {} })).rejects.toMatchObject({ code: 'CASE_DATA_UNAVAILABLE' });
+      await expect(source.getCaseFields({ tenant: 'acme', caseId: 'C-1001', fields: {} })).rejects.toMatchObject({
+        code: 'CASE_DATA_UNAVAILABLE',
+      });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -138,7 +192,11 @@ function createCase(_caseId: string): CaseDataSource {
   return {
     async getCaseFields({ fields }) {
       const record: Record<string, unknown> = { ...EXPECTED_FIELDS, customer_id: 'CUST-1', customer_email: 'p@example.com' };
-      return Object.fromEntries(Object.keys(fields).filter((k) => k in record).map((k) => [k, record[k]])) as Record<string, unknown>;
+      return Object.fromEntries(
+        Object.keys(fields)
+          .filter((k) => k in record)
+          .map((k) => [k, record[k]]),
+      ) as Record<string, unknown>;
     },
   };
 }
@@ -154,15 +212,32 @@ describe('the shipped examples', () => {
     expect(all.length).toBeGreaterThan(0);
     for (const c of all) {
       const tenant = String(c.tenant);
-      const packet = await buildPacket({ policyStore: policy, caseData: source, auth: { tenant, subject: 'u', roles: ['support_agent'] }, caseRef: String(c.case_id), recipient: 'io.baton.examples.refunds', keys: KEYS });
+      const packet = await buildPacket({
+        policyStore: policy,
+        caseData: source,
+        auth: { tenant, subject: 'u', roles: ['support_agent'] },
+        caseRef: String(c.case_id),
+        recipient: 'io.baton.examples.refunds',
+        keys: KEYS,
+      });
       const rendered = renderPacketInput(packet);
       expect(rendered).not.toMatch(/CANARY-/);
       const customer = c.customer as Record<string, unknown>;
-      for (const v of [customer.name, customer.email, customer.phone, customer.card_last4, c.case_id]) expect(rendered).not.toContain(String(v));
+      for (const v of [customer.name, customer.email, customer.phone, customer.card_last4, c.case_id])
+        expect(rendered).not.toContain(String(v));
       expect(packet.fields.order_id).toBe(c.order_id);
       // And the same case under another tenant's authentication is refused.
       const other = tenant === 'globex' ? 'acme-retail' : 'globex';
-      await expect(buildPacket({ policyStore: policy, caseData: source, auth: { tenant: other, subject: 'u', roles: ['support_agent'] }, caseRef: String(c.case_id), recipient: 'io.baton.examples.refunds', keys: KEYS })).rejects.toMatchObject({ code: 'TENANT_MISMATCH' });
+      await expect(
+        buildPacket({
+          policyStore: policy,
+          caseData: source,
+          auth: { tenant: other, subject: 'u', roles: ['support_agent'] },
+          caseRef: String(c.case_id),
+          recipient: 'io.baton.examples.refunds',
+          keys: KEYS,
+        }),
+      ).rejects.toMatchObject({ code: 'TENANT_MISMATCH' });
     }
   });
 });

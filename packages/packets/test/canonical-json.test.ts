@@ -10,11 +10,21 @@ describe('canonicalJson (RFC 8785)', () => {
       string: '\u20ac$\u000F\u000aA\'\u0042\u0022\u005c\\"/',
       literals: [null, true, false],
     };
-    expect(canonicalJson(input)).toBe('{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}');
+    expect(canonicalJson(input)).toBe(
+      '{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}',
+    );
   });
 
   it('sorts keys by UTF-16 code units (RFC 8785 section 3.2.3)', () => {
-    const input = { '\u20ac': 'Euro Sign', '\r': 'Carriage Return', '\ufb33': 'Hebrew Letter Dalet With Dagesh', '1': 'One', '\ud83d\ude00': 'Emoji: Grinning Face', '\u0080': 'Control', '\u00f6': 'Latin Small Letter O With Diaeresis' };
+    const input = {
+      '\u20ac': 'Euro Sign',
+      '\r': 'Carriage Return',
+      '\ufb33': 'Hebrew Letter Dalet With Dagesh',
+      '1': 'One',
+      '\ud83d\ude00': 'Emoji: Grinning Face',
+      '\u0080': 'Control',
+      '\u00f6': 'Latin Small Letter O With Diaeresis',
+    };
     const keys = Object.keys(JSON.parse(canonicalJson(input)) as object);
     // JSON.parse re-orders integer-like keys, so compare the raw text order instead.
     expect(keys).toHaveLength(7);
@@ -24,7 +34,9 @@ describe('canonicalJson (RFC 8785)', () => {
   });
 
   it('is independent of key order and rejects what JSON cannot carry', () => {
-    expect(canonicalJson({ b: 1, a: { d: [1, { z: 0, y: 1 }], c: 'x' } })).toBe(canonicalJson({ a: { c: 'x', d: [1, { y: 1, z: 0 }] }, b: 1 }));
+    expect(canonicalJson({ b: 1, a: { d: [1, { z: 0, y: 1 }], c: 'x' } })).toBe(
+      canonicalJson({ a: { c: 'x', d: [1, { y: 1, z: 0 }] }, b: 1 }),
+    );
     expect(() => canonicalJson({ n: Number.NaN })).toThrow(/non-finite/);
     expect(() => canonicalJson({ n: 1n })).toThrow(/bigint/);
     const cyclic: Record<string, unknown> = {};
@@ -56,10 +68,18 @@ describe('packetKeysFromEnv', () => {
   const long = (c: string) => c.repeat(32);
   it('reads two distinct keys of at least 32 bytes', async () => {
     const { packetKeysFromEnv } = await import('../src/index.js');
-    expect(packetKeysFromEnv({ env: { BATON_PACKET_REFERENCE_KEY: long('r'), BATON_PACKET_AUDIT_KEY: long('a') } })).toEqual({ referenceKey: long('r'), auditKey: long('a'), ephemeral: false });
+    expect(packetKeysFromEnv({ env: { BATON_PACKET_REFERENCE_KEY: long('r'), BATON_PACKET_AUDIT_KEY: long('a') } })).toEqual({
+      referenceKey: long('r'),
+      auditKey: long('a'),
+      ephemeral: false,
+    });
     expect(() => packetKeysFromEnv({ env: {} })).toThrow(/BATON_PACKET_REFERENCE_KEY is not set/);
-    expect(() => packetKeysFromEnv({ env: { BATON_PACKET_REFERENCE_KEY: 'short', BATON_PACKET_AUDIT_KEY: long('a') } })).toThrow(/at least 32/);
-    expect(() => packetKeysFromEnv({ env: { BATON_PACKET_REFERENCE_KEY: long('a'), BATON_PACKET_AUDIT_KEY: long('a') } })).toThrow(/must differ/);
+    expect(() => packetKeysFromEnv({ env: { BATON_PACKET_REFERENCE_KEY: 'short', BATON_PACKET_AUDIT_KEY: long('a') } })).toThrow(
+      /at least 32/,
+    );
+    expect(() => packetKeysFromEnv({ env: { BATON_PACKET_REFERENCE_KEY: long('a'), BATON_PACKET_AUDIT_KEY: long('a') } })).toThrow(
+      /must differ/,
+    );
     const eph = packetKeysFromEnv({ env: {}, allowEphemeral: true });
     expect(eph.ephemeral).toBe(true);
     expect(Buffer.from(eph.auditKey as Uint8Array).equals(Buffer.from(eph.referenceKey as Uint8Array))).toBe(false);

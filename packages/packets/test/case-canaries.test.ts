@@ -27,7 +27,10 @@ describe('case canaries', () => {
     expect(await readCaseCanaries(ok)).toEqual(['CANARY-A-01', 'secret-marker-1']);
     const bad = join(dir, 'bad.json');
     await writeFile(bad, JSON.stringify({ cases: [], canaries: ['short'] }));
-    await expect(readCaseCanaries(bad)).rejects.toMatchObject({ code: 'CASE_DATA_UNAVAILABLE', message: expect.stringMatching(/"canaries" must be an array of strings of 8 or more/) });
+    await expect(readCaseCanaries(bad)).rejects.toMatchObject({
+      code: 'CASE_DATA_UNAVAILABLE',
+      message: expect.stringMatching(/"canaries" must be an array of strings of 8 or more/),
+    });
     await expect(readCaseCanaries(join(dir, 'missing.json'))).rejects.toMatchObject({ code: 'CASE_DATA_UNAVAILABLE' });
   });
 });

@@ -37,7 +37,8 @@ describe('recipient contract', () => {
     const c = await loadRecipientContract(new URL('../../../examples/contracts/refunds.contract.yml', import.meta.url).pathname);
     const purpose = c.recipients['io.baton.examples.refunds']!.purposes.refund_eligibility_review!;
     expect(Object.keys(purpose.fields).sort()).toEqual(['currency', 'order_id', 'product_category', 'refund_amount', 'region']);
-    for (const forbidden of ['notes', 'prior_messages', 'customer_email', 'email', 'phone', 'card']) expect(purpose.fields).not.toHaveProperty(forbidden);
+    for (const forbidden of ['notes', 'prior_messages', 'customer_email', 'email', 'phone', 'card'])
+      expect(purpose.fields).not.toHaveProperty(forbidden);
   });
 
   it('reports every problem with file:line:col', () => {
@@ -63,13 +64,20 @@ describe('recipient contract', () => {
 
   it('rejects duplicate keys, bad recipient ids and YAML syntax errors at their line', () => {
     expect(problemsOf('contract_version: "1"\ncontract_version: "2"\nrecipients: {}\n')[0]).toMatch(/^c\.yml:2:1: .*unique/);
-    expect(problemsOf('contract_version: "1"\nrecipients:\n  Refunds:\n    provider: {}\n')[0]).toMatch(/^c\.yml:4:5: recipients\.Refunds:/);
+    expect(problemsOf('contract_version: "1"\nrecipients:\n  Refunds:\n    provider: {}\n')[0]).toMatch(
+      /^c\.yml:4:5: recipients\.Refunds:/,
+    );
     expect(problemsOf('contract_version: "1"\nrecipients: [\n')[0]).toMatch(/^c\.yml:\d+:\d+: /);
   });
 
   it('refuses an alias bomb quickly', () => {
     const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x","x"]'];
-    for (let i = 0; i < 9; i++) bomb.push(`${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10).fill(`*${String.fromCharCode(97 + i)}`).join(',')}]`);
+    for (let i = 0; i < 9; i++)
+      bomb.push(
+        `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10)
+          .fill(`*${String.fromCharCode(97 + i)}`)
+          .join(',')}]`,
+      );
     expect(problemsOf(`${bomb.join('\n')}\n`)[0]).toMatch(/alias/i);
   });
 

@@ -18,7 +18,19 @@ import {
   userTextOf,
 } from '../src/index.js';
 import type { PacketGateRequest, PacketHandoffOptions } from '../src/index.js';
-import { AUTH, CANARY, EXPECTED_FIELDS, KEYS, MemoryAudit, PURPOSE, REFUNDS, TRIAGE, caseData, downPolicyStore, policyStore } from './helpers/fixtures.js';
+import {
+  AUTH,
+  CANARY,
+  EXPECTED_FIELDS,
+  KEYS,
+  MemoryAudit,
+  PURPOSE,
+  REFUNDS,
+  TRIAGE,
+  caseData,
+  downPolicyStore,
+  policyStore,
+} from './helpers/fixtures.js';
 import { codeIn, newRunner, priorHistory, refundsSpecialist, triageCoordinator } from './helpers/scenario.js';
 
 const CANARIES = Object.values(CANARY);
@@ -31,7 +43,11 @@ function packetOptions(overrides: Partial<PacketHandoffOptions> = {}): PacketHan
     auth: AUTH,
     recipient: REFUNDS,
     sourceAgentId: TRIAGE,
-    resolveCase: ({ args }) => ({ caseRef: args.case_id, purpose: PURPOSE, fields: ['order_id', 'refund_amount', 'purchase_date', 'product'] }),
+    resolveCase: ({ args }) => ({
+      caseRef: args.case_id,
+      purpose: PURPOSE,
+      fields: ['order_id', 'refund_amount', 'purchase_date', 'product'],
+    }),
     ...overrides,
   };
 }
@@ -45,7 +61,9 @@ describe('falsification: canaries never cross a packet handoff', () => {
     const specialist = refundsSpecialist();
     const audit = new MemoryAudit();
     const boundary = createPacketBoundaryFilter();
-    const triage = triageCoordinator({ handoff: packetHandoff(specialist.agent, packetOptions({ audit, onPrepared: boundary.onPrepared })) });
+    const triage = triageCoordinator({
+      handoff: packetHandoff(specialist.agent, packetOptions({ audit, onPrepared: boundary.onPrepared })),
+    });
     const result = await newRunner().run(triage.agent, priorHistory(), { callModelInputFilter: boundary.callModelInputFilter });
 
     // The coordinator really did see every canary (so the filter had something to stop).
@@ -68,7 +86,9 @@ describe('falsification: canaries never cross a packet handoff', () => {
     const [crossing] = audit.ofKind(PACKET_BOUNDARY_KIND);
     expect(decision!.data).toMatchObject({ decision: 'allow', destination: REFUNDS, packet_id: packet!.packet_id });
     expect(crossing!.data).toMatchObject({ packet_id: packet!.packet_id, input_is_packet: true, decision_record_id: decision!.id });
-    expect(reconcilePacketAudit({ captured: first, boundaryRecord: crossing!, decisionRecord: decision!, auditKey: KEYS.auditKey })).toEqual({ ok: true, problems: [] });
+    expect(
+      reconcilePacketAudit({ captured: first, boundaryRecord: crossing!, decisionRecord: decision!, auditKey: KEYS.auditKey }),
+    ).toEqual({ ok: true, problems: [] });
   });
 
   it('CONTROL: the SDK default handoff lets every canary cross', async () => {
@@ -92,7 +112,11 @@ describe('falsification: stops happen before the recipient is invoked', () => {
   const cases: Array<[string, Partial<PacketHandoffOptions>, string | undefined]> = [
     ['a cross-tenant case reference', {}, 'C-2002'],
     ['an unapproved field', { resolveCase: ({ args }) => ({ caseRef: args.case_id, fields: ['order_id', 'customer_email'] }) }, undefined],
-    ['a field the purpose does not permit', { resolveCase: ({ args }) => ({ caseRef: args.case_id, fields: ['order_id', 'notes'] }) }, undefined],
+    [
+      'a field the purpose does not permit',
+      { resolveCase: ({ args }) => ({ caseRef: args.case_id, fields: ['order_id', 'notes'] }) },
+      undefined,
+    ],
     ['a policy-store outage', { policyStore: downPolicyStore }, undefined],
     ['missing authorization', { auth: () => undefined }, undefined],
   ];
@@ -107,7 +131,10 @@ describe('falsification: stops happen before the recipient is invoked', () => {
     it(`${name}: the specialist's model receives no request (${expected[name]})`, async () => {
       const specialist = refundsSpecialist();
       const audit = new MemoryAudit();
-      const triage = triageCoordinator({ handoff: packetHandoff(specialist.agent, packetOptions({ audit, ...overrides })), ...(caseId ? { caseId } : {}) });
+      const triage = triageCoordinator({
+        handoff: packetHandoff(specialist.agent, packetOptions({ audit, ...overrides })),
+        ...(caseId ? { caseId } : {}),
+      });
       const err = await newRunner()
         .run(triage.agent, priorHistory())
         .then(() => undefined)
@@ -164,7 +191,14 @@ describe('falsification: server-managed conversations', () => {
       expect(toolResult).toContain('Order O-5521 is eligible for a refund of 42.5.');
       const [decision] = audit.ofKind(HANDOFF_DECISION_KIND);
       const [crossing] = audit.ofKind(PACKET_BOUNDARY_KIND);
-      expect(reconcilePacketAudit({ captured: specialist.model.requests[0], boundaryRecord: crossing!, decisionRecord: decision!, auditKey: KEYS.auditKey }).ok).toBe(true);
+      expect(
+        reconcilePacketAudit({
+          captured: specialist.model.requests[0],
+          boundaryRecord: crossing!,
+          decisionRecord: decision!,
+          auditKey: KEYS.auditKey,
+        }).ok,
+      ).toBe(true);
     }
   });
 });
@@ -191,7 +225,10 @@ describe('falsification: the Baton transfer gate (runner shape)', () => {
   }
 
   /** Runs the specialist the way the Baton runner does: a new run whose input is the gate's input. */
-  async function runThroughGate(gateOverrides: Partial<Parameters<typeof createPacketHandoffGate>[0]> = {}, req: Partial<PacketGateRequest> = {}) {
+  async function runThroughGate(
+    gateOverrides: Partial<Parameters<typeof createPacketHandoffGate>[0]> = {},
+    req: Partial<PacketGateRequest> = {},
+  ) {
     const audit = new MemoryAudit();
     const gate = createPacketHandoffGate({ policyStore: policyStore(), caseData: caseData(), keys: KEYS, audit, ...gateOverrides });
     const specialist = refundsSpecialist();
@@ -226,14 +263,32 @@ describe('falsification: the Baton transfer gate (runner shape)', () => {
 
     const [decision] = audit.ofKind(HANDOFF_DECISION_KIND);
     const [crossing] = audit.ofKind(PACKET_BOUNDARY_KIND);
-    expect(decision!.data).toMatchObject({ decision: 'allow', code: 'ALLOWED', source: TRIAGE, destination: REFUNDS, purpose: PURPOSE, packet_id: prepared!.packetId, contract_version: '2026-11-29.1' });
-    expect(crossing!.data).toMatchObject({ packet_id: prepared!.packetId, destination: REFUNDS, decision_record_id: decision!.id, input_is_packet: true, input_items: 1, canonicalization: 'RFC8785' });
+    expect(decision!.data).toMatchObject({
+      decision: 'allow',
+      code: 'ALLOWED',
+      source: TRIAGE,
+      destination: REFUNDS,
+      purpose: PURPOSE,
+      packet_id: prepared!.packetId,
+      contract_version: '2026-11-29.1',
+    });
+    expect(crossing!.data).toMatchObject({
+      packet_id: prepared!.packetId,
+      destination: REFUNDS,
+      decision_record_id: decision!.id,
+      input_is_packet: true,
+      input_items: 1,
+      canonicalization: 'RFC8785',
+    });
     expect(crossing!.data.digest).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);
     const packet = parsePacketInput(prepared!.input)!;
     expect(Object.keys(packet.field_classes).sort()).toEqual((crossing!.data.fields as Array<{ name: string }>).map((f) => f.name).sort());
 
     const auditKey = KEYS.auditKey;
-    expect(reconcilePacketAudit({ captured, boundaryRecord: crossing!, decisionRecord: decision!, auditKey })).toEqual({ ok: true, problems: [] });
+    expect(reconcilePacketAudit({ captured, boundaryRecord: crossing!, decisionRecord: decision!, auditKey })).toEqual({
+      ok: true,
+      problems: [],
+    });
 
     // Tampering with what was sent is caught.
     const tampered = structuredClone(captured) as { input: Array<{ content: string }> };
@@ -242,21 +297,41 @@ describe('falsification: the Baton transfer gate (runner shape)', () => {
     expect(bad.ok).toBe(false);
     expect(bad.problems).toContain('digest of the captured input does not match the boundary record');
     // A forwarded continuation id is caught.
-    expect(reconcilePacketAudit({ captured: { ...captured, previousResponseId: 'resp_1' }, boundaryRecord: crossing!, decisionRecord: decision!, auditKey }).problems).toContain(
-      'captured request carries a previous response id',
-    );
+    expect(
+      reconcilePacketAudit({
+        captured: { ...captured, previousResponseId: 'resp_1' },
+        boundaryRecord: crossing!,
+        decisionRecord: decision!,
+        auditKey,
+      }).problems,
+    ).toContain('captured request carries a previous response id');
     // A wrong key, or records that do not belong together, are caught.
     expect(reconcilePacketAudit({ captured, boundaryRecord: crossing!, decisionRecord: decision!, auditKey: 'other-key' }).ok).toBe(false);
     const otherDecision = { ...decision!, id: 'aud_other' };
-    expect(reconcilePacketAudit({ captured, boundaryRecord: crossing!, decisionRecord: otherDecision, auditKey }).problems).toContain('boundary record is not linked to this decision record');
+    expect(reconcilePacketAudit({ captured, boundaryRecord: crossing!, decisionRecord: otherDecision, auditKey }).problems).toContain(
+      'boundary record is not linked to this decision record',
+    );
     const lying = { ...crossing!, data: { ...crossing!.data, fields: [{ name: 'order_id', class: 'identifier', as: 'value' }] } };
     expect(reconcilePacketAudit({ captured, boundaryRecord: lying, decisionRecord: decision!, auditKey }).ok).toBe(false);
   });
 
   it('audit records carry no content: no field values, task text, canaries or raw case id', async () => {
-    const { audit } = await runThroughGate({ resolveCase: (r) => ({ caseRef: String(r.state.case_id), fields: ['order_id', 'refund_amount', 'purchase_date', 'product'] }) });
+    const { audit } = await runThroughGate({
+      resolveCase: (r) => ({ caseRef: String(r.state.case_id), fields: ['order_id', 'refund_amount', 'purchase_date', 'product'] }),
+    });
     const stored = JSON.stringify(audit.records);
-    for (const content of [...CANARIES, 'O-5521', '42.5', 'Kettle', '2026-11-02', 'C-1001', 'Review whether', KEYS.auditKey, KEYS.referenceKey]) expect(stored).not.toContain(content);
+    for (const content of [
+      ...CANARIES,
+      'O-5521',
+      '42.5',
+      'Kettle',
+      '2026-11-02',
+      'C-1001',
+      'Review whether',
+      KEYS.auditKey,
+      KEYS.referenceKey,
+    ])
+      expect(stored).not.toContain(content);
   });
 
   it('stops before invocation: cross-tenant, unapproved field, policy-store outage, unknown recipient and purpose, missing auth', async () => {
@@ -274,7 +349,8 @@ describe('falsification: the Baton transfer gate (runner shape)', () => {
       const { error, specialist, audit } = await runThroughGate(gateOverrides, req);
       expect(codeIn(error), code).toBe(code);
       // Error messages end up in run results and logs: they name codes and fields, never content.
-      for (const content of [...CANARIES, 'O-5521', '42.5', 'Kettle', 'C-1001']) expect(String((error as Error).message)).not.toContain(content);
+      for (const content of [...CANARIES, 'O-5521', '42.5', 'Kettle', 'C-1001'])
+        expect(String((error as Error).message)).not.toContain(content);
       expect(specialist.model.requests).toHaveLength(0);
       expect(audit.records).toHaveLength(1);
       expect(audit.records[0]!.data).toMatchObject({ decision: 'deny', code });
@@ -283,25 +359,50 @@ describe('falsification: the Baton transfer gate (runner shape)', () => {
 
   it('a recipient request carrying more than the packet is recorded and refused', async () => {
     const audit = new MemoryAudit();
-    const gate = createPacketHandoffGate({ policyStore: policyStore(), caseData: caseData(), keys: KEYS, audit, resolveCase: () => ({ caseRef: 'C-1001', fields: ['order_id'] }) });
+    const gate = createPacketHandoffGate({
+      policyStore: policyStore(),
+      caseData: caseData(),
+      keys: KEYS,
+      audit,
+      resolveCase: () => ({ caseRef: 'C-1001', fields: ['order_id'] }),
+    });
     const prepared = await gate.prepare(gateRequest());
-    const leaky = { input: [{ role: 'system', content: CANARY.summary }, { type: 'message', role: 'user', content: prepared.input }] };
+    const leaky = {
+      input: [
+        { role: 'system', content: CANARY.summary },
+        { type: 'message', role: 'user', content: prepared.input },
+      ],
+    };
     await expect(prepared.onRecipientModelRequest(leaky)).rejects.toMatchObject({ code: 'BOUNDARY_VIOLATION' });
     expect(audit.ofKind(PACKET_BOUNDARY_KIND)[0]!.data).toMatchObject({ input_is_packet: false, input_items: 2 });
 
     const prepared2 = await gate.prepare(gateRequest());
-    await expect(prepared2.onRecipientModelRequest({ input: prepared2.input, previousResponseId: 'resp_1' })).rejects.toMatchObject({ code: 'BOUNDARY_VIOLATION' });
+    await expect(prepared2.onRecipientModelRequest({ input: prepared2.input, previousResponseId: 'resp_1' })).rejects.toMatchObject({
+      code: 'BOUNDARY_VIOLATION',
+    });
   });
 
   it('binds the case to the caller: a model-named case must be allowed to the caller or read by the source in this thread (CASE_NOT_BOUND)', async () => {
     const notBound: Array<[string, Partial<PacketGateRequest>]> = [
       // The coordinator read C-1001, the model handed off another case: no evidence, no packet.
-      ['a case the source never read', { state: { case_id: 'C-2002' }, toolResults: [{ agentId: TRIAGE, runId: 'r', name: 'get_case', arguments: { case_id: 'C-1001' } }] }],
+      [
+        'a case the source never read',
+        {
+          state: { case_id: 'C-2002' },
+          toolResults: [{ agentId: TRIAGE, runId: 'r', name: 'get_case', arguments: { case_id: 'C-1001' } }],
+        },
+      ],
       // Read by another agent, or through a tool that does not read cases, is not evidence.
-      ['read by another agent', { toolResults: [{ agentId: 'io.baton.examples.other', runId: 'r', name: 'get_case', arguments: { case_id: 'C-1001' } }] }],
-      ['read through another tool', { toolResults: [{ agentId: TRIAGE, runId: 'r', name: 'send_email', arguments: { case_id: 'C-1001' } }] }],
+      [
+        'read by another agent',
+        { toolResults: [{ agentId: 'io.baton.examples.other', runId: 'r', name: 'get_case', arguments: { case_id: 'C-1001' } }] },
+      ],
+      [
+        'read through another tool',
+        { toolResults: [{ agentId: TRIAGE, runId: 'r', name: 'send_email', arguments: { case_id: 'C-1001' } }] },
+      ],
       ['no evidence at all', { toolResults: undefined }],
-      ['a case outside the caller\'s allowed cases', { auth: { ...AUTH, allowedCases: ['C-7777'] } }],
+      ["a case outside the caller's allowed cases", { auth: { ...AUTH, allowedCases: ['C-7777'] } }],
       ['two allowed cases, the named one never read', { auth: { ...AUTH, allowedCases: ['C-1001', 'C-1002'] }, toolResults: [] }],
       ['no case named and none fixed by the request', { state: {}, threadState: {} }],
       ['a case id that is not a string', { state: { case_id: { $ne: 1 } } }],
@@ -334,21 +435,40 @@ describe('falsification: the Baton transfer gate (runner shape)', () => {
     const packet = parsePacketInput(prepared.input)!;
     expect(Object.keys(prepared.state).sort()).toEqual(Object.keys(packet.field_classes).sort());
     expect(JSON.stringify(prepared.state)).not.toMatch(/CANARY/);
-    const stdin = { thread_id: 'th_1', run_id: 'run_refunds', input_message: { role: 'user', content: prepared.input }, state: prepared.state, config: {}, trace: { trace_id: 'a'.repeat(32), parent_span_id: 'b'.repeat(16) } };
+    const stdin = {
+      thread_id: 'th_1',
+      run_id: 'run_refunds',
+      input_message: { role: 'user', content: prepared.input },
+      state: prepared.state,
+      config: {},
+      trace: { trace_id: 'a'.repeat(32), parent_span_id: 'b'.repeat(16) },
+    };
     await prepared.onRecipientProcessInput(stdin);
     const [decision] = audit.ofKind(HANDOFF_DECISION_KIND);
     const [crossing] = audit.ofKind(PACKET_BOUNDARY_KIND);
     expect(crossing!.data).toMatchObject({ transport: 'process_stdin', input_is_packet: true, decision_record_id: decision!.id });
     // What the process parsed from stdin reconciles; any change to it does not.
     const received = JSON.parse(JSON.stringify(stdin)) as typeof stdin;
-    expect(reconcilePacketAudit({ captured: received, boundaryRecord: crossing!, decisionRecord: decision!, auditKey: KEYS.auditKey })).toEqual({ ok: true, problems: [] });
+    expect(
+      reconcilePacketAudit({ captured: received, boundaryRecord: crossing!, decisionRecord: decision!, auditKey: KEYS.auditKey }),
+    ).toEqual({ ok: true, problems: [] });
     const extra = { ...received, state: { ...received.state, summary: CANARY.summary } };
     const bad = reconcilePacketAudit({ captured: extra, boundaryRecord: crossing!, decisionRecord: decision!, auditKey: KEYS.auditKey });
-    expect(bad.problems).toEqual(expect.arrayContaining(['digest of the captured input does not match the boundary record', "captured stdin state is not exactly the packet's approved fields"]));
-    // A model request does not reconcile against a stdin proof.
-    expect(reconcilePacketAudit({ captured: { input: prepared.input }, boundaryRecord: crossing!, decisionRecord: decision!, auditKey: KEYS.auditKey }).problems).toContain(
-      'captured request is a model_request, the boundary record says process_stdin',
+    expect(bad.problems).toEqual(
+      expect.arrayContaining([
+        'digest of the captured input does not match the boundary record',
+        "captured stdin state is not exactly the packet's approved fields",
+      ]),
     );
+    // A model request does not reconcile against a stdin proof.
+    expect(
+      reconcilePacketAudit({
+        captured: { input: prepared.input },
+        boundaryRecord: crossing!,
+        decisionRecord: decision!,
+        auditKey: KEYS.auditKey,
+      }).problems,
+    ).toContain('captured request is a model_request, the boundary record says process_stdin');
 
     // Extra state, or a different message, is recorded and refused before the process starts.
     for (const leaky of [
@@ -357,11 +477,21 @@ describe('falsification: the Baton transfer gate (runner shape)', () => {
       { ...stdin, state: {} },
     ]) {
       const p = await gate.prepare(gateRequest());
-      await expect(p.onRecipientProcessInput({ ...leaky, input_message: leaky.input_message === stdin.input_message ? { role: 'user', content: p.input } : leaky.input_message })).rejects.toMatchObject({
+      await expect(
+        p.onRecipientProcessInput({
+          ...leaky,
+          input_message: leaky.input_message === stdin.input_message ? { role: 'user', content: p.input } : leaky.input_message,
+        }),
+      ).rejects.toMatchObject({
         code: 'BOUNDARY_VIOLATION',
       });
     }
-    expect(audit.ofKind(PACKET_BOUNDARY_KIND).slice(1).map((r) => r.data.input_is_packet)).toEqual([false, false, false]);
+    expect(
+      audit
+        .ofKind(PACKET_BOUNDARY_KIND)
+        .slice(1)
+        .map((r) => r.data.input_is_packet),
+    ).toEqual([false, false, false]);
     const p4 = await gate.prepare(gateRequest());
     await expect(p4.onRecipientProcessInput({ input: p4.input })).rejects.toMatchObject({ code: 'BOUNDARY_VIOLATION' });
   });

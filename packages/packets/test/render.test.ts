@@ -31,7 +31,12 @@ describe('renderPacketInput', () => {
 
   it('reads user text from string and message inputs, and refuses anything else', () => {
     expect(userTextOf('hi')).toBe('hi');
-    expect(userTextOf([{ type: 'message', role: 'user', content: 'a' }, { role: 'user', content: [{ type: 'input_text', text: 'b' }] }])).toBe('a\nb');
+    expect(
+      userTextOf([
+        { type: 'message', role: 'user', content: 'a' },
+        { role: 'user', content: [{ type: 'input_text', text: 'b' }] },
+      ]),
+    ).toBe('a\nb');
     expect(userTextOf([{ role: 'assistant', content: 'a' }])).toBeUndefined();
     expect(userTextOf([{ type: 'function_call_result', callId: 'c', output: 'x' }])).toBeUndefined();
     expect(userTextOf([{ role: 'user', content: [{ type: 'input_image', image: 'x' }] }])).toBeUndefined();

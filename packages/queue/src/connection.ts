@@ -26,7 +26,8 @@ export function redisOptions(connection: RedisConnection, what = 'Redis connecti
   const port = url.port === '' ? 6379 : Number(url.port);
   const dbText = url.pathname.replace(/^\//, '');
   const db = dbText === '' ? 0 : Number(dbText);
-  if (!Number.isInteger(db) || db < 0) throw new QueueConfigError(`${what}: database ${JSON.stringify(dbText)} must be a non-negative integer`);
+  if (!Number.isInteger(db) || db < 0)
+    throw new QueueConfigError(`${what}: database ${JSON.stringify(dbText)} must be a non-negative integer`);
   const options: RedisOptions = { host: url.hostname.replace(/^\[(.*)\]$/, '$1') || '127.0.0.1', port, db };
   if (url.username) options.username = decodeURIComponent(url.username);
   if (url.password) options.password = decodeURIComponent(url.password);

@@ -57,7 +57,8 @@ export function createQueueDispatcher(options: QueueDispatcherOptions): QueueDis
   redisOptions(options.connection);
   const prefix = options.prefix ?? QUEUE_DEFAULTS.prefix;
   const maxDepth = options.maxDepth ?? QUEUE_DEFAULTS.maxDepth;
-  if (!Number.isInteger(maxDepth) || maxDepth < 1 || maxDepth > 16) throw new QueueConfigError(`maxDepth must be an integer from 1 to 16, got ${String(maxDepth)}`);
+  if (!Number.isInteger(maxDepth) || maxDepth < 1 || maxDepth > 16)
+    throw new QueueConfigError(`maxDepth must be an integer from 1 to 16, got ${String(maxDepth)}`);
   const resultTimeoutMs = options.resultTimeoutMs ?? QUEUE_DEFAULTS.resultTimeoutMs;
   const tracer = options.tracer ?? trace.getTracer(TRACER_NAME);
   const jobOptions: JobsOptions = {
@@ -73,7 +74,10 @@ export function createQueueDispatcher(options: QueueDispatcherOptions): QueueDis
     if (!entry) {
       producer ??= producerConnection(options.connection);
       const name = tasksQueueName(depth);
-      entry = { queue: new Queue(name, { connection: producer, prefix }), events: new QueueEvents(name, { connection: blockingOptions(options.connection), prefix }) };
+      entry = {
+        queue: new Queue(name, { connection: producer, prefix }),
+        events: new QueueEvents(name, { connection: blockingOptions(options.connection), prefix }),
+      };
       entry.queue.on('error', () => undefined);
       // Each child being waited for listens for the queue closing: many at once is normal here.
       entry.queue.setMaxListeners(0);
@@ -94,8 +98,17 @@ export function createQueueDispatcher(options: QueueDispatcherOptions): QueueDis
     const { span, carrier } = startEnqueueSpan(
       tracer,
       `${tasksQueueName(depth)} publish`,
-      { ...(task.context.traceparent ? { traceparent: task.context.traceparent } : {}), ...(task.context.tracestate ? { tracestate: task.context.tracestate } : {}) },
-      { 'messaging.system': 'bullmq', 'messaging.operation.type': 'publish', 'messaging.destination.name': tasksQueueName(depth), 'messaging.message.id': jobId, 'baton.subagent': target },
+      {
+        ...(task.context.traceparent ? { traceparent: task.context.traceparent } : {}),
+        ...(task.context.tracestate ? { tracestate: task.context.tracestate } : {}),
+      },
+      {
+        'messaging.system': 'bullmq',
+        'messaging.operation.type': 'publish',
+        'messaging.destination.name': tasksQueueName(depth),
+        'messaging.message.id': jobId,
+        'baton.subagent': target,
+      },
     );
     const data: TaskJobData = { v: 1, kind: 'task', task: { ...task, context: { ...task.context, ...carrier } }, trace: carrier };
     const parent = currentJob.getStore();
@@ -103,7 +116,11 @@ export function createQueueDispatcher(options: QueueDispatcherOptions): QueueDis
     try {
       job = await (async () => {
         await events.waitUntilReady();
-        return queue.add('task', data, { ...jobOptions, jobId, ...(parent ? { parent: { id: parent.id, queue: parent.queueQualifiedName } } : {}) });
+        return queue.add('task', data, {
+          ...jobOptions,
+          jobId,
+          ...(parent ? { parent: { id: parent.id, queue: parent.queueQualifiedName } } : {}),
+        });
       })();
     } finally {
       span.end();
@@ -116,7 +133,10 @@ export function createQueueDispatcher(options: QueueDispatcherOptions): QueueDis
     } catch (error) {
       if (error instanceof QueueTimeoutError) {
         onAbort();
-        return failurePackage('ERR_TIMEOUT', `the delegated task to ${target} did not finish within ${resultTimeoutMs} ms on the workers; it was cancelled`);
+        return failurePackage(
+          'ERR_TIMEOUT',
+          `the delegated task to ${target} did not finish within ${resultTimeoutMs} ms on the workers; it was cancelled`,
+        );
       }
       throw error;
     } finally {

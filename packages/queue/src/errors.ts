@@ -53,7 +53,10 @@ export class QueueJobFailedError extends QueueError {
 export class QueueTimeoutError extends QueueError {
   readonly jobId: string;
   constructor(jobId: string, waitedMs: number) {
-    super('QUEUE_TIMEOUT', `job ${jobId} did not finish within ${waitedMs} ms; check that \`baton worker\` processes are running against this Redis`);
+    super(
+      'QUEUE_TIMEOUT',
+      `job ${jobId} did not finish within ${waitedMs} ms; check that \`baton worker\` processes are running against this Redis`,
+    );
     this.name = 'QueueTimeoutError';
     this.jobId = jobId;
   }

@@ -46,7 +46,9 @@ import { DelegatedTaskSchema } from '@baton/manifest/contracts';
 export { DelegatedTaskSchema };
 export type DelegatedTaskData = z.infer<typeof DelegatedTaskSchema>;
 
-export const TaskJobDataSchema = z.object({ v: z.literal(1), kind: z.literal('task'), task: DelegatedTaskSchema, trace: TraceSchema }).strict();
+export const TaskJobDataSchema = z
+  .object({ v: z.literal(1), kind: z.literal('task'), task: DelegatedTaskSchema, trace: TraceSchema })
+  .strict();
 export type TaskJobData = z.infer<typeof TaskJobDataSchema>;
 
 function parse<T>(schema: z.ZodType<T>, data: unknown, what: string): T {

@@ -55,12 +55,17 @@ export interface QueueRunner {
 function checkRequest(request: RunRequest): void {
   if (!request || typeof request !== 'object') throw new InvalidRunRequestError('run(request): request object is required');
   if (request.systemTools !== undefined && request.systemTools.length > 0) {
-    throw new InvalidRunRequestError('run(request): systemTools are functions and cannot travel through a queue; give them to the workers\' Runner');
+    throw new InvalidRunRequestError(
+      "run(request): systemTools are functions and cannot travel through a queue; give them to the workers' Runner",
+    );
   }
   if (request.depth !== undefined && request.depth !== 0) {
-    throw new InvalidRunRequestError('run(request): a queued run is a top-level run (depth 0); delegated subtasks are queued by the dispatcher');
+    throw new InvalidRunRequestError(
+      'run(request): a queued run is a top-level run (depth 0); delegated subtasks are queued by the dispatcher',
+    );
   }
-  if (typeof request.agentId !== 'string' || request.agentId === '') throw new InvalidRunRequestError('run(request): agentId must be a non-empty string');
+  if (typeof request.agentId !== 'string' || request.agentId === '')
+    throw new InvalidRunRequestError('run(request): agentId must be a non-empty string');
   if (typeof request.input !== 'string') throw new InvalidRunRequestError('run(request): input must be a string');
 }
 
@@ -70,9 +75,11 @@ export function createQueueRunner(options: QueueRunnerOptions): QueueRunner {
   redisOptions(options.connection);
   const prefix = options.prefix ?? QUEUE_DEFAULTS.prefix;
   const resultTimeoutMs = options.resultTimeoutMs ?? QUEUE_DEFAULTS.resultTimeoutMs;
-  if (!Number.isInteger(resultTimeoutMs) || resultTimeoutMs < 1) throw new QueueConfigError(`resultTimeoutMs must be a positive integer, got ${String(resultTimeoutMs)}`);
+  if (!Number.isInteger(resultTimeoutMs) || resultTimeoutMs < 1)
+    throw new QueueConfigError(`resultTimeoutMs must be a positive integer, got ${String(resultTimeoutMs)}`);
   const attempts = options.attempts ?? QUEUE_DEFAULTS.attempts;
-  if (!Number.isInteger(attempts) || attempts < 1) throw new QueueConfigError(`attempts must be a positive integer, got ${String(attempts)}`);
+  if (!Number.isInteger(attempts) || attempts < 1)
+    throw new QueueConfigError(`attempts must be a positive integer, got ${String(attempts)}`);
   const tracer = options.tracer ?? trace.getTracer(TRACER_NAME);
   const threadId = options.threadIdGenerator ?? (() => `thread_${randomUUID().replace(/-/g, '')}`);
 
@@ -101,8 +108,17 @@ export function createQueueRunner(options: QueueRunnerOptions): QueueRunner {
     const { span, carrier } = startEnqueueSpan(
       tracer,
       `${QUEUE_DEFAULTS.runsQueue} publish`,
-      { ...(request.traceparent ? { traceparent: request.traceparent } : {}), ...(request.tracestate ? { tracestate: request.tracestate } : {}) },
-      { 'messaging.system': 'bullmq', 'messaging.operation.type': 'publish', 'messaging.destination.name': QUEUE_DEFAULTS.runsQueue, 'messaging.message.id': jobId, 'baton.thread.id': thread },
+      {
+        ...(request.traceparent ? { traceparent: request.traceparent } : {}),
+        ...(request.tracestate ? { tracestate: request.tracestate } : {}),
+      },
+      {
+        'messaging.system': 'bullmq',
+        'messaging.operation.type': 'publish',
+        'messaging.destination.name': QUEUE_DEFAULTS.runsQueue,
+        'messaging.message.id': jobId,
+        'baton.thread.id': thread,
+      },
     );
     const data: RunJobData = {
       v: 1,
@@ -138,7 +154,10 @@ export function createQueueRunner(options: QueueRunnerOptions): QueueRunner {
   async function result(jobId: string, opts: { timeoutMs?: number } = {}): Promise<RunResult> {
     const { queue: q, events: ev } = connect();
     const job = await q.getJob(jobId);
-    if (!job) throw new QueueConfigError(`no job ${jobId} on queue ${QUEUE_DEFAULTS.runsQueue} (finished jobs are kept ${QUEUE_DEFAULTS.keepCompleted.age} s)`);
+    if (!job)
+      throw new QueueConfigError(
+        `no job ${jobId} on queue ${QUEUE_DEFAULTS.runsQueue} (finished jobs are kept ${QUEUE_DEFAULTS.keepCompleted.age} s)`,
+      );
     return waitForJob<RunResult>(job, ev, opts.timeoutMs ?? resultTimeoutMs);
   }
 

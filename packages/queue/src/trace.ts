@@ -38,13 +38,23 @@ function carrierOf(scope: { traceparent: string; tracestate?: string }): JobTrac
  * store in the job, so the worker's spans join the caller's trace. The span has its own id even
  * without an OpenTelemetry SDK, so the job names the enqueue, not the caller.
  */
-export function startEnqueueSpan(tracer: Tracer, name: string, from: JobTrace | undefined, attributes: Record<string, string | number>): { span: Span; carrier: JobTrace } {
+export function startEnqueueSpan(
+  tracer: Tracer,
+  name: string,
+  from: JobTrace | undefined,
+  attributes: Record<string, string | number>,
+): { span: Span; carrier: JobTrace } {
   const scope = startSpan({ tracer, name, parent: parentContext(from), kind: SpanKind.PRODUCER, attributes });
   return { span: scope.span, carrier: carrierOf(scope) };
 }
 
 /** Opens the worker-side span of a job under the context the producer stored in it. */
-export function startProcessSpan(tracer: Tracer, name: string, carrier: JobTrace, attributes: Record<string, string | number>): { span: Span; carrier: JobTrace } {
+export function startProcessSpan(
+  tracer: Tracer,
+  name: string,
+  carrier: JobTrace,
+  attributes: Record<string, string | number>,
+): { span: Span; carrier: JobTrace } {
   const scope = startSpan({ tracer, name, parent: parentContext(carrier), kind: SpanKind.CONSUMER, attributes });
   return { span: scope.span, carrier: carrierOf(scope) };
 }

@@ -11,6 +11,8 @@ export async function waitForJob<T>(job: Job, events: QueueEvents, timeoutMs: nu
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (/timed out before finishing/i.test(message)) throw new QueueTimeoutError(job.id ?? '?', timeoutMs);
-    throw new QueueJobFailedError(job.id ?? '?', `job ${job.id ?? '?'} failed on the workers after its retries: ${message}`, { cause: error });
+    throw new QueueJobFailedError(job.id ?? '?', `job ${job.id ?? '?'} failed on the workers after its retries: ${message}`, {
+      cause: error,
+    });
   }
 }

@@ -132,7 +132,8 @@ function positive(name: string, value: number | undefined, fallback: number): nu
  * exactly one at a time, and a job whose worker dies is retried on another.
  */
 export function startWorker(options: BatonWorkerOptions): BatonWorker {
-  if (!options.runner && !options.tasks) throw new QueueConfigError('startWorker needs `runner` (run jobs), `tasks` (delegated subtasks), or both');
+  if (!options.runner && !options.tasks)
+    throw new QueueConfigError('startWorker needs `runner` (run jobs), `tasks` (delegated subtasks), or both');
   // A bad URL is a configuration error now, not a connection error on the first job.
   redisOptions(options.connection);
   const prefix = options.prefix ?? QUEUE_DEFAULTS.prefix;
@@ -179,7 +180,9 @@ export function startWorker(options: BatonWorkerOptions): BatonWorker {
     if (signal?.aborted) onAbort();
     try {
       if (await isCancelRequested(commands, prefix, jobId)) controller.abort(new Error('cancelled before it started'));
-      const value = await currentJob.run({ id: jobId, queueQualifiedName: job.queueQualifiedName }, () => handler.execute(controller.signal, inner));
+      const value = await currentJob.run({ id: jobId, queueQualifiedName: job.queueQualifiedName }, () =>
+        handler.execute(controller.signal, inner),
+      );
       const retry = handler.retryReason?.(value);
       if (retry) throw new InfrastructureFailure(retry);
       span.setAttribute('baton.status', handler.statusOf(value));
@@ -232,10 +235,17 @@ export function startWorker(options: BatonWorkerOptions): BatonWorker {
               .catch(unrecoverableIfCallerError),
           statusOf: (result) => result.status,
           retryReason: (result) =>
-            result.status === 'failed' && result.error && INFRASTRUCTURE_RUN_ERRORS.has(result.error.code) ? `${result.error.code}: ${result.error.message}` : undefined,
+            result.status === 'failed' && result.error && INFRASTRUCTURE_RUN_ERRORS.has(result.error.code)
+              ? `${result.error.code}: ${result.error.message}`
+              : undefined,
         });
       },
-      { ...common, connection: blockingOptions(options.connection), concurrency: positive('concurrency', options.concurrency, QUEUE_DEFAULTS.concurrency), name },
+      {
+        ...common,
+        connection: blockingOptions(options.connection),
+        concurrency: positive('concurrency', options.concurrency, QUEUE_DEFAULTS.concurrency),
+        name,
+      },
     );
     workers.push(worker);
   }
@@ -257,11 +267,17 @@ export function startWorker(options: BatonWorkerOptions): BatonWorker {
             kind: 'task',
             queueName,
             trace: data.trace,
-            execute: (taskSignal, trace) => tasks.runDelegated({ ...data.task, context: { ...data.task.context, ...trace } } as DelegatedTask, { signal: taskSignal }),
+            execute: (taskSignal, trace) =>
+              tasks.runDelegated({ ...data.task, context: { ...data.task.context, ...trace } } as DelegatedTask, { signal: taskSignal }),
             statusOf: (response) => response.status,
           });
         },
-        { ...common, connection: blockingOptions(options.connection), concurrency: positive('taskConcurrency', options.taskConcurrency, QUEUE_DEFAULTS.taskConcurrency), name },
+        {
+          ...common,
+          connection: blockingOptions(options.connection),
+          concurrency: positive('taskConcurrency', options.taskConcurrency, QUEUE_DEFAULTS.taskConcurrency),
+          name,
+        },
       );
       workers.push(worker);
     }

@@ -20,7 +20,18 @@ it('carries RunAuth with allowedCases to the worker, and does not retry a refuse
     async run(request: RunRequest): Promise<RunResult> {
       seen.push(request);
       if (request.input === 'theirs') throw Object.assign(new Error('thread "t" does not exist'), { code: 'STORE_THREAD_NOT_FOUND' });
-      return { thread_id: request.threadId ?? '', runs: [], run_id: 'r', agent_id: 'a', response: 'ok', state: {}, guardrail_decisions: [], trace_id: '0'.repeat(32), model: 'fake', status: 'completed' };
+      return {
+        thread_id: request.threadId ?? '',
+        runs: [],
+        run_id: 'r',
+        agent_id: 'a',
+        response: 'ok',
+        state: {},
+        guardrail_decisions: [],
+        trace_id: '0'.repeat(32),
+        model: 'fake',
+        status: 'completed',
+      };
     },
   };
   const worker = startWorker({ connection: url, prefix, runner });

@@ -26,7 +26,18 @@ afterEach(async () => {
 });
 
 function result(partial: Partial<RunResult> & Pick<RunResult, 'status'>): RunResult {
-  return { thread_id: 't', runs: [], run_id: 'r', agent_id: 'a', response: null, state: {}, guardrail_decisions: [], trace_id: '0'.repeat(32), model: 'fake', ...partial };
+  return {
+    thread_id: 't',
+    runs: [],
+    run_id: 'r',
+    agent_id: 'a',
+    response: null,
+    state: {},
+    guardrail_decisions: [],
+    trace_id: '0'.repeat(32),
+    model: 'fake',
+    ...partial,
+  };
 }
 
 describe('queued runs', () => {
@@ -49,7 +60,12 @@ describe('queued runs', () => {
     // The thread is in the shared Redis store, readable from any process.
     const thread = await stack.store.getThread(r.thread_id);
     expect(thread?.state).toEqual({ ticket: 'T-1', recorded: 'SUCCESS' });
-    expect(stack.events.filter((e) => e.event === 'completed').map((e) => e.kind).sort()).toEqual(['run', 'task']);
+    expect(
+      stack.events
+        .filter((e) => e.event === 'completed')
+        .map((e) => e.kind)
+        .sort(),
+    ).toEqual(['run', 'task']);
   });
 
   it('makes each delegated subtask a child job of its run (a BullMQ flow)', async () => {
@@ -96,7 +112,10 @@ describe('queued runs', () => {
     const queue = createQueueRunner({ connection: url, prefix, backoffMs: 10 });
     cleanups.push(() => queue.close());
 
-    const [flaky, blocked] = await Promise.all([queue.run({ agentId: 'a', input: 'flaky' }), queue.run({ agentId: 'a', input: 'blocked' })]);
+    const [flaky, blocked] = await Promise.all([
+      queue.run({ agentId: 'a', input: 'flaky' }),
+      queue.run({ agentId: 'a', input: 'blocked' }),
+    ]);
     expect(flaky.status).toBe('completed');
     expect(blocked.status).toBe('failed');
     // Delivery is at-least-once: on a loaded machine BullMQ may also re-run a job whose lock
@@ -133,7 +152,11 @@ describe('queued runs', () => {
     expect(failed?.failedReason).toMatch(/not a Baton v1 job/);
 
     // A request no worker can ever run (unknown agent) fails at once too, with the runner's code.
-    const picky = startWorker({ connection: url, prefix: `${prefix}x`, runner: { run: async () => Promise.reject(Object.assign(new Error("no agent with id 'nope'"), { code: 'AGENT_NOT_FOUND' })) } });
+    const picky = startWorker({
+      connection: url,
+      prefix: `${prefix}x`,
+      runner: { run: async () => Promise.reject(Object.assign(new Error("no agent with id 'nope'"), { code: 'AGENT_NOT_FOUND' })) },
+    });
     cleanups.push(() => picky.close());
     const pickyQueue = createQueueRunner({ connection: url, prefix: `${prefix}x` });
     cleanups.push(() => pickyQueue.close());
@@ -151,10 +174,18 @@ describe('queued runs', () => {
   it('refuses requests that cannot travel through a queue', async () => {
     const queue = createQueueRunner({ connection: url, prefix: uniquePrefix('refuse') });
     cleanups.push(() => queue.close());
-    await expect(queue.run({ agentId: 'a', input: 'x', systemTools: [{ name: 't', description: 'd', parameters: { type: 'object' }, execute: () => 'x' }] })).rejects.toThrow(/cannot travel through a queue/);
+    await expect(
+      queue.run({
+        agentId: 'a',
+        input: 'x',
+        systemTools: [{ name: 't', description: 'd', parameters: { type: 'object' }, execute: () => 'x' }],
+      }),
+    ).rejects.toThrow(/cannot travel through a queue/);
     await expect(queue.run({ agentId: 'a', input: 'x', depth: 2 })).rejects.toThrow(/top-level run/);
     expect(() => createQueueRunner({ connection: 'http://x', prefix: 'p' })).toThrow(/scheme http: is not supported/);
-    expect(() => startWorker({ connection: 'redis://h/x', runner: { run: async () => result({ status: 'completed' }) } })).toThrow(/database "x"/);
+    expect(() => startWorker({ connection: 'redis://h/x', runner: { run: async () => result({ status: 'completed' }) } })).toThrow(
+      /database "x"/,
+    );
   });
 
   it('cancels a running job from another process, and a queued job before it starts', async () => {
@@ -194,7 +225,11 @@ describe('queued runs', () => {
     cleanups.push(() => tracing.shutdown());
     const prefix = uniquePrefix('trace');
     const got: RunRequest[] = [];
-    const worker = startWorker({ connection: url, prefix, runner: { run: async (r: RunRequest) => (got.push(r), result({ status: 'completed' })) } });
+    const worker = startWorker({
+      connection: url,
+      prefix,
+      runner: { run: async (r: RunRequest) => (got.push(r), result({ status: 'completed' })) },
+    });
     cleanups.push(() => worker.close());
     const queue = createQueueRunner({ connection: url, prefix });
     cleanups.push(() => queue.close());
@@ -214,14 +249,23 @@ describe('queued runs', () => {
   it('without an OpenTelemetry SDK, gives the job and the run their own span ids and keeps flags and tracestate as received', async () => {
     const prefix = uniquePrefix('trace-nosdk');
     const got: RunRequest[] = [];
-    const worker = startWorker({ connection: url, prefix, runner: { run: async (r: RunRequest) => (got.push(r), result({ status: 'completed' })) } });
+    const worker = startWorker({
+      connection: url,
+      prefix,
+      runner: { run: async (r: RunRequest) => (got.push(r), result({ status: 'completed' })) },
+    });
     cleanups.push(() => worker.close());
     const queue = createQueueRunner({ connection: url, prefix });
     cleanups.push(() => queue.close());
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     const callerSpan = '00f067aa0ba902b7';
     // Unsampled, random trace id (Level 2 flag 0x02), with a vendor's tracestate.
-    await queue.run({ agentId: 'a', input: 'x', traceparent: `00-${traceId}-${callerSpan}-02`, tracestate: 'congo=t61rcWkgMzE,rojo=00f067aa0ba902b7' });
+    await queue.run({
+      agentId: 'a',
+      input: 'x',
+      traceparent: `00-${traceId}-${callerSpan}-02`,
+      tracestate: 'congo=t61rcWkgMzE,rojo=00f067aa0ba902b7',
+    });
     const match = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/.exec(got[0]?.traceparent ?? '');
     expect(match?.[1]).toBe(traceId);
     expect(match?.[2]).not.toBe(callerSpan);
@@ -244,7 +288,11 @@ describe('delegated subtasks on the queues', () => {
     cleanups.push(() => worker.close());
     const dispatcher = createQueueDispatcher({ connection: url, prefix });
     cleanups.push(() => dispatcher.close());
-    const task: DelegatedTask = { args: { subagent_type: 's', instruction_set: 'hello', input_data: {}, max_iterations: 5 }, scope: { depth: 0, maxDepth: 3, lineage: ['parent'] }, context: { idempotencyKey: 'job_1#r0.call0.abc' } };
+    const task: DelegatedTask = {
+      args: { subagent_type: 's', instruction_set: 'hello', input_data: {}, max_iterations: 5 },
+      scope: { depth: 0, maxDepth: 3, lineage: ['parent'] },
+      context: { idempotencyKey: 'job_1#r0.call0.abc' },
+    };
     const first = await dispatcher.dispatch(task);
     // At least once (a stalled lock on a loaded machine may run it twice before it completes);
     // once completed, the same key never runs it again.
@@ -276,7 +324,11 @@ describe('delegated subtasks on the queues', () => {
     cleanups.push(() => worker.close());
     const dispatcher = createQueueDispatcher({ connection: url, prefix, resultTimeoutMs: 500 });
     cleanups.push(() => dispatcher.close());
-    const r = await dispatcher.dispatch({ args: { subagent_type: 'slow', instruction_set: 'i', input_data: {}, max_iterations: 5 }, scope: { depth: 0, maxDepth: 3, lineage: [] }, context: {} });
+    const r = await dispatcher.dispatch({
+      args: { subagent_type: 'slow', instruction_set: 'i', input_data: {}, max_iterations: 5 },
+      scope: { depth: 0, maxDepth: 3, lineage: [] },
+      context: {},
+    });
     expect(r.status).toBe('FAILURE');
     expect(r.error_report?.code).toBe('ERR_TIMEOUT');
     expect(r.error_report?.message).toMatch(/slow did not finish within 500 ms/);
@@ -302,7 +354,11 @@ describe('delegated subtasks on the queues', () => {
     };
     const worker = startWorker({ connection: url, prefix, tasks, taskConcurrency: 1 });
     cleanups.push(() => worker.close());
-    const r = await dispatcher.dispatch({ args: { subagent_type: 's', instruction_set: 'i', input_data: {}, max_iterations: 5 }, scope: { depth: 0, maxDepth: 3, lineage: [] }, context: {} });
+    const r = await dispatcher.dispatch({
+      args: { subagent_type: 's', instruction_set: 'i', input_data: {}, max_iterations: 5 },
+      scope: { depth: 0, maxDepth: 3, lineage: [] },
+      context: {},
+    });
     expect(r).toEqual({ status: 'SUCCESS', output_payload: { child: { child: { leaf: true } } } });
     expect(seenDepths).toEqual([1, 2, 3]);
   });

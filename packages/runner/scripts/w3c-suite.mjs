@@ -31,7 +31,12 @@ const manifest = {
       function: {
         name: 'callback',
         description: 'POSTs body to url.',
-        parameters: { type: 'object', properties: { url: { type: 'string' }, body: { type: 'string' } }, required: ['url', 'body'], additionalProperties: false },
+        parameters: {
+          type: 'object',
+          properties: { url: { type: 'string' }, body: { type: 'string' } },
+          required: ['url', 'body'],
+          additionalProperties: false,
+        },
       },
     },
   ],
@@ -45,11 +50,19 @@ const { provider } = createScriptedModel({
     const text = typeof user?.content === 'string' ? user.content : (user?.content ?? []).map((c) => c.text ?? '').join('');
     const actions = JSON.parse(text || '[]');
     if (!Array.isArray(actions) || actions.length === 0) return { message: 'done' };
-    return { toolCalls: actions.map((a, i) => ({ id: `call_${i}`, name: 'callback', arguments: { url: String(a.url), body: JSON.stringify(a.arguments ?? []) } })) };
+    return {
+      toolCalls: actions.map((a, i) => ({
+        id: `call_${i}`,
+        name: 'callback',
+        arguments: { url: String(a.url), body: JSON.stringify(a.arguments ?? []) },
+      })),
+    };
   },
 });
 // The suite's callback URLs are not what a guardrail engine is for: allow, and measure tracing only.
-const allowAll = { validate: async (r) => ({ action_id: r.action_id, decision: 'ALLOW', reason_code: 'ALLOW', reason_message: 'measurement run' }) };
+const allowAll = {
+  validate: async (r) => ({ action_id: r.action_id, decision: 'ALLOW', reason_code: 'ALLOW', reason_message: 'measurement run' }),
+};
 const store = createMemoryThreadStore();
 const runner = new Runner({
   registry: createAgentRegistry({ agents: [{ manifest, source: 'w3c-caller.agent.yml' }] }),
@@ -72,15 +85,19 @@ const adapter = createServer(async (req, res) => {
   for await (const chunk of req) body += chunk;
   const payload = JSON.stringify({ agent_id: AGENT, input: body || '[]' });
   const raw = ['host', `127.0.0.1:${runnerPort}`, 'content-type', 'application/json', 'content-length', String(Buffer.byteLength(payload))];
-  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) if (/^trace/i.test(req.rawHeaders[i])) raw.push(req.rawHeaders[i], req.rawHeaders[i + 1]);
-  const forward = httpRequest({ host: '127.0.0.1', port: runnerPort, path: '/v1/runs', method: 'POST', headers: raw, agent: false }, (answer) => {
-    let out = '';
-    answer.on('data', (c) => (out += c));
-    answer.on('end', () => {
-      res.writeHead(answer.statusCode ?? 502, { 'content-type': 'application/json' });
-      res.end(out);
-    });
-  });
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2)
+    if (/^trace/i.test(req.rawHeaders[i])) raw.push(req.rawHeaders[i], req.rawHeaders[i + 1]);
+  const forward = httpRequest(
+    { host: '127.0.0.1', port: runnerPort, path: '/v1/runs', method: 'POST', headers: raw, agent: false },
+    (answer) => {
+      let out = '';
+      answer.on('data', (c) => (out += c));
+      answer.on('end', () => {
+        res.writeHead(answer.statusCode ?? 502, { 'content-type': 'application/json' });
+        res.end(out);
+      });
+    },
+  );
   forward.on('error', (error) => {
     res.writeHead(502, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ error: error.message }));

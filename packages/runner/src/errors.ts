@@ -134,7 +134,10 @@ export class HandoffLimitError extends RunnerError {
 
 /** A handoff was refused: target not allowed, guardrail BLOCK, or the handoff gate threw. */
 export class HandoffRejectedError extends RunnerError {
-  constructor(message: string, options?: { cause?: unknown; code?: 'HANDOFF_REJECTED' | 'HANDOFF_TARGET_NOT_ALLOWED' | 'HANDOFF_BLOCKED' }) {
+  constructor(
+    message: string,
+    options?: { cause?: unknown; code?: 'HANDOFF_REJECTED' | 'HANDOFF_TARGET_NOT_ALLOWED' | 'HANDOFF_BLOCKED' },
+  ) {
     super(options?.code ?? 'HANDOFF_REJECTED', message, options);
     this.name = 'HandoffRejectedError';
   }

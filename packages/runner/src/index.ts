@@ -83,7 +83,12 @@ export type {
   SubmitApprovalsRequest,
 } from './runner/types.js';
 
-export { loadAgentRegistry, type LoadAgentRegistryOptions, type LoadRegistryFromDirOptions, type LoadRegistryFromUrlsOptions } from './registry/load-registry.js';
+export {
+  loadAgentRegistry,
+  type LoadAgentRegistryOptions,
+  type LoadRegistryFromDirOptions,
+  type LoadRegistryFromUrlsOptions,
+} from './registry/load-registry.js';
 export { createAgentRegistry, type CreateAgentRegistryOptions } from './registry/registry.js';
 export type { AgentRegistry, RegisteredAgent, AgentManifestLike, RegistryLimits } from './registry/types.js';
 export type { ManifestParser, ManifestParseResult } from './registry/manifest-parser.js';

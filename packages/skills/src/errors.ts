@@ -98,7 +98,15 @@ export class ConstraintViolationError extends SkillsInputError {
   }
 }
 
-export const EDIT_ERROR_CODES = ['PATH_ESCAPE', 'PATH_ALIAS', 'NO_MATCH', 'AMBIGUOUS_MATCH', 'PATCH_DOES_NOT_APPLY', 'PARSE_ERROR', 'WRITE_FAILED'] as const;
+export const EDIT_ERROR_CODES = [
+  'PATH_ESCAPE',
+  'PATH_ALIAS',
+  'NO_MATCH',
+  'AMBIGUOUS_MATCH',
+  'PATCH_DOES_NOT_APPLY',
+  'PARSE_ERROR',
+  'WRITE_FAILED',
+] as const;
 export type EditErrorCode = (typeof EDIT_ERROR_CODES)[number];
 
 /** An edit (unified diff or replace block) that cannot be applied; nothing was written. */

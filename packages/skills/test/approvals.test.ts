@@ -6,7 +6,13 @@ const request = { skill: 'cleaner', capabilities: ['file_delete'], task_id: 't1'
 
 describe('createTtyApprovalHook', () => {
   it('approves only on y/yes and shows what is asked', async () => {
-    for (const [answer, expected] of [['y', true], ['YES', true], ['n', false], ['', false], ['sure', false]] as const) {
+    for (const [answer, expected] of [
+      ['y', true],
+      ['YES', true],
+      ['n', false],
+      ['', false],
+      ['sure', false],
+    ] as const) {
       const input = new PassThrough();
       const output = new PassThrough();
       let shown = '';

@@ -85,9 +85,23 @@ async function setup(mechanism: ConfinementMechanism | 'auto', extra: Partial<Cr
     { name: 'shwriter', source: SH_WRITES, file: 'skill.sh', capabilities: [] },
     { name: 'tree', source: TREE, file: 'skill.sh', capabilities: ['subprocess_exec'] },
   ]);
-  const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, confinement: mechanism, approvals: async () => true, skillEnv: { OUTSIDE: outside, OUT: outside }, skillWritablePaths: [], ...extra });
+  const d = createDelegation({
+    guardrails: allowAllGuardrail,
+    skillsDir: dir,
+    workspace: ws,
+    confinement: mechanism,
+    approvals: async () => true,
+    skillEnv: { OUTSIDE: outside, OUT: outside },
+    skillWritablePaths: [],
+    ...extra,
+  });
   const run = (skill: string, input: Record<string, unknown> = {}, approve = false) =>
-    d.delegate({ subagent_type: skill, instruction_set: 'probe', input_data: { url, outside, ...input }, ...(approve ? { requires_approval: true } : {}) });
+    d.delegate({
+      subagent_type: skill,
+      instruction_set: 'probe',
+      input_data: { url, outside, ...input },
+      ...(approve ? { requires_approval: true } : {}),
+    });
   return { ws, outside, d, run };
 }
 
@@ -118,7 +132,14 @@ describe('confinement: the mechanism in use is reported', () => {
     const { d } = await setup('auto');
     const info = await d.confinement();
     const works: ConfinementMechanism[] = [];
-    for (const m of CONFINEMENT_MECHANISMS) if (await detectConfinement(m).then(() => true, () => false)) works.push(m);
+    for (const m of CONFINEMENT_MECHANISMS)
+      if (
+        await detectConfinement(m).then(
+          () => true,
+          () => false,
+        )
+      )
+        works.push(m);
     expect(info.mechanism).toBe(works[0]);
     expect(info.requested).toBe('auto');
     expect(info.detail).toContain(info.mechanism);
@@ -126,10 +147,15 @@ describe('confinement: the mechanism in use is reported', () => {
 
   it('logs the mechanism once at start, before any skill runs', async () => {
     const lines: Array<[string, Record<string, unknown> | undefined]> = [];
-    const logger = { info: (m: string, f?: Record<string, unknown>) => lines.push([m, f]), warn: (m: string, f?: Record<string, unknown>) => lines.push([m, f]) };
+    const logger = {
+      info: (m: string, f?: Record<string, unknown>) => lines.push([m, f]),
+      warn: (m: string, f?: Record<string, unknown>) => lines.push([m, f]),
+    };
     const { d } = await setup('auto', { logger });
     const info = await d.confinement();
-    expect(lines.filter(([m]) => m === 'skill confinement')).toEqual([['skill confinement', expect.objectContaining({ mechanism: info.mechanism, enforces: info.enforces })]]);
+    expect(lines.filter(([m]) => m === 'skill confinement')).toEqual([
+      ['skill confinement', expect.objectContaining({ mechanism: info.mechanism, enforces: info.enforces })],
+    ]);
   });
 
   it('a named mechanism that does not work fails closed; an unknown one is a configuration error', async () => {
@@ -158,7 +184,8 @@ describe.each(CONFINEMENT_MECHANISMS)('confinement with %s', (mechanism) => {
   });
 
   it('without network_outbound a skill reaches no network; with it (approved) it does', async () => {
-    if (!available) return expect(await detectConfinement(mechanism).catch((e: SkillsConfigError) => e.code)).toBe('CONFINEMENT_UNAVAILABLE');
+    if (!available)
+      return expect(await detectConfinement(mechanism).catch((e: SkillsConfigError) => e.code)).toBe('CONFINEMENT_UNAVAILABLE');
     const { run } = await setup(mechanism);
     const before = hits;
     const denied = await run('fetcher');
@@ -175,12 +202,14 @@ describe.each(CONFINEMENT_MECHANISMS)('confinement with %s', (mechanism) => {
   });
 
   it('a Node skill writes only its scratch dir: no workspace writes, no deletes, nothing outside', async () => {
-    if (!available) return expect(await detectConfinement(mechanism).catch((e: SkillsConfigError) => e.code)).toBe('CONFINEMENT_UNAVAILABLE');
+    if (!available)
+      return expect(await detectConfinement(mechanism).catch((e: SkillsConfigError) => e.code)).toBe('CONFINEMENT_UNAVAILABLE');
     const { ws, outside, run } = await setup(mechanism);
     const res = await run('writer');
     expect(res.status).toBe('SUCCESS');
     expect(res.output_payload).toMatchObject({ scratch: 'ok', tmpdir: true, confinement: mechanism });
-    for (const k of ['workspace_write', 'workspace_change', 'workspace_delete', 'outside_write']) expect(res.output_payload[k], k).not.toBe('ok');
+    for (const k of ['workspace_write', 'workspace_change', 'workspace_delete', 'outside_write'])
+      expect(res.output_payload[k], k).not.toBe('ok');
     expect(await readFile(path.join(ws, 'keep.txt'), 'utf8')).toBe('keep\n');
     expect(await exists(path.join(ws, 'new.txt'))).toBe(false);
     expect(await readdir(outside)).toEqual([]);
@@ -191,7 +220,8 @@ describe.each(CONFINEMENT_MECHANISMS)('confinement with %s', (mechanism) => {
   });
 
   it('fs_write without file_delete: create and change but never delete (Landlock), else a read-only workspace', async () => {
-    if (!available) return expect(await detectConfinement(mechanism).catch((e: SkillsConfigError) => e.code)).toBe('CONFINEMENT_UNAVAILABLE');
+    if (!available)
+      return expect(await detectConfinement(mechanism).catch((e: SkillsConfigError) => e.code)).toBe('CONFINEMENT_UNAVAILABLE');
     const { ws, outside, run } = await setup(mechanism);
     const res = await run('writer-fs');
     expect(res.status).toBe('SUCCESS');
@@ -210,7 +240,8 @@ describe.each(CONFINEMENT_MECHANISMS)('confinement with %s', (mechanism) => {
   });
 
   it('fs_write + file_delete (approved) makes the workspace writable, and nothing else', async () => {
-    if (!available) return expect(await detectConfinement(mechanism).catch((e: SkillsConfigError) => e.code)).toBe('CONFINEMENT_UNAVAILABLE');
+    if (!available)
+      return expect(await detectConfinement(mechanism).catch((e: SkillsConfigError) => e.code)).toBe('CONFINEMENT_UNAVAILABLE');
     const { ws, outside, run } = await setup(mechanism);
     const res = await run('writer-rw', {}, true);
     expect(res.output_payload).toMatchObject({ scratch: 'ok', workspace_write: 'ok', workspace_change: 'ok', workspace_delete: 'ok' });
@@ -220,7 +251,8 @@ describe.each(CONFINEMENT_MECHANISMS)('confinement with %s', (mechanism) => {
   });
 
   it('a shell skill: confined by the OS with bubblewrap; the documented fallbacks do not cover it', async () => {
-    if (!available) return expect(await detectConfinement(mechanism).catch((e: SkillsConfigError) => e.code)).toBe('CONFINEMENT_UNAVAILABLE');
+    if (!available)
+      return expect(await detectConfinement(mechanism).catch((e: SkillsConfigError) => e.code)).toBe('CONFINEMENT_UNAVAILABLE');
     const { ws, outside, run } = await setup(mechanism);
     const res = await run('shwriter');
     expect(res.status).toBe('SUCCESS');
@@ -236,7 +268,8 @@ describe.each(CONFINEMENT_MECHANISMS)('confinement with %s', (mechanism) => {
   });
 
   it('every process a skill starts dies with it: setsid, double-fork and an emptied environment', async () => {
-    if (!available) return expect(await detectConfinement(mechanism).catch((e: SkillsConfigError) => e.code)).toBe('CONFINEMENT_UNAVAILABLE');
+    if (!available)
+      return expect(await detectConfinement(mechanism).catch((e: SkillsConfigError) => e.code)).toBe('CONFINEMENT_UNAVAILABLE');
     const out = await tempDir('baton-confine-tree-');
     const { ws, run } = await setup(mechanism, { timeoutMs: TREE_TIMEOUT_MS, skillWritablePaths: [out], skillEnv: { OUT: out } });
     const res = await run('tree');
@@ -260,15 +293,26 @@ describe.each(CONFINEMENT_MECHANISMS)('confinement with %s', (mechanism) => {
 describe('confinement options', () => {
   it('skillWritablePaths must exist: a missing one is a configuration error naming it, and nothing runs', async () => {
     const { run } = await setup('auto', { skillWritablePaths: ['/nonexistent/baton-out'] });
-    await expect(run('writer')).rejects.toMatchObject({ code: 'INVALID_OPTIONS', message: expect.stringMatching(/skillWritablePaths.*\/nonexistent\/baton-out/) });
+    await expect(run('writer')).rejects.toMatchObject({
+      code: 'INVALID_OPTIONS',
+      message: expect.stringMatching(/skillWritablePaths.*\/nonexistent\/baton-out/),
+    });
   });
 
   it('skillWritablePaths may not be the root or hold the workspace (that would grant what the manifest does not)', async () => {
     for (const wide of ['/', '..']) {
       const ws = await tempDir('baton-confine-ws-');
       const dir = await skillsDir([{ name: 'writer', source: NODE_WRITES, capabilities: [] }]);
-      const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, skillWritablePaths: [wide === '..' ? path.dirname(ws) : wide] });
-      await expect(d.delegate({ subagent_type: 'writer', instruction_set: 'x', input_data: {} })).rejects.toMatchObject({ code: 'INVALID_OPTIONS', message: expect.stringMatching(/root or contains the workspace/) });
+      const d = createDelegation({
+        guardrails: allowAllGuardrail,
+        skillsDir: dir,
+        workspace: ws,
+        skillWritablePaths: [wide === '..' ? path.dirname(ws) : wide],
+      });
+      await expect(d.delegate({ subagent_type: 'writer', instruction_set: 'x', input_data: {} })).rejects.toMatchObject({
+        code: 'INVALID_OPTIONS',
+        message: expect.stringMatching(/root or contains the workspace/),
+      });
       expect(await readdir(ws)).toEqual([]);
     }
   });

@@ -13,8 +13,12 @@ describe('parseCriteria', () => {
     ]);
     expect(parseCriteria(['Output has field price'])).toEqual([{ type: 'json_schema', schema: { type: 'object', required: ['price'] } }]);
     expect(parseCriteria(['matches /^ok/i'])).toEqual([{ type: 'regex', pattern: '^ok', flags: 'i' }]);
-    expect(parseCriteria(['Tests pass'], { testCommand: ['npm', 'test'] })).toEqual([{ type: 'command', command: ['npm', 'test'], timeout_ms: 60000 }]);
-    expect(parseCriteria(['JSON is schema-valid'], { outputSchema: { type: 'object' } })).toEqual([{ type: 'json_schema', schema: { type: 'object' } }]);
+    expect(parseCriteria(['Tests pass'], { testCommand: ['npm', 'test'] })).toEqual([
+      { type: 'command', command: ['npm', 'test'], timeout_ms: 60000 },
+    ]);
+    expect(parseCriteria(['JSON is schema-valid'], { outputSchema: { type: 'object' } })).toEqual([
+      { type: 'json_schema', schema: { type: 'object' } },
+    ]);
   });
 
   it('refuses vague criteria, naming the criterion', () => {
@@ -45,7 +49,16 @@ describe('parseCriteria', () => {
 describe('verifyCriteria', () => {
   it('checks JSON Schema over output_payload with Ajv 2020', async () => {
     const ws = await tempDir();
-    const criteria = parseCriteria([{ type: 'json_schema', schema: { type: 'object', required: ['price', 'currency'], properties: { price: { type: 'number' }, currency: { type: 'string', pattern: '^[A-Z]{3}$' } } } }]);
+    const criteria = parseCriteria([
+      {
+        type: 'json_schema',
+        schema: {
+          type: 'object',
+          required: ['price', 'currency'],
+          properties: { price: { type: 'number' }, currency: { type: 'string', pattern: '^[A-Z]{3}$' } },
+        },
+      },
+    ]);
     expect((await verifyCriteria(criteria, { output: { price: 175.22, currency: 'USD' }, workspace: ws })).ok).toBe(true);
     const bad = await verifyCriteria(criteria, { output: { price: '175' }, workspace: ws });
     expect(bad.ok).toBe(false);
@@ -55,24 +68,46 @@ describe('verifyCriteria', () => {
   it('runs a command in the workspace: exit 0 passes, non-zero and timeouts fail', async () => {
     const ws = await tempDir();
     await writeFile(path.join(ws, 'marker.txt'), 'x');
-    const pass = await verifyCriteria(parseCriteria([{ type: 'command', command: ['node', '-e', "process.exit(require('fs').existsSync('marker.txt') ? 0 : 3)"] }]), { output: {}, workspace: ws });
+    const pass = await verifyCriteria(
+      parseCriteria([{ type: 'command', command: ['node', '-e', "process.exit(require('fs').existsSync('marker.txt') ? 0 : 3)"] }]),
+      { output: {}, workspace: ws },
+    );
     expect(pass.ok).toBe(true);
-    const fail = await verifyCriteria(parseCriteria([{ type: 'command', command: ['node', '-e', 'process.exit(3)'] }]), { output: {}, workspace: ws });
+    const fail = await verifyCriteria(parseCriteria([{ type: 'command', command: ['node', '-e', 'process.exit(3)'] }]), {
+      output: {},
+      workspace: ws,
+    });
     expect(fail.ok).toBe(false);
     expect(fail.results[0]!.message).toMatch(/exited with 3/);
-    const slow = await verifyCriteria(parseCriteria([{ type: 'command', command: ['node', '-e', 'setTimeout(() => {}, 60000)'], timeout_ms: 300 }]), { output: {}, workspace: ws });
+    const slow = await verifyCriteria(
+      parseCriteria([{ type: 'command', command: ['node', '-e', 'setTimeout(() => {}, 60000)'], timeout_ms: 300 }]),
+      { output: {}, workspace: ws },
+    );
     expect(slow.ok).toBe(false);
     expect(slow.results[0]!.message).toMatch(/did not finish within 300 ms/);
-    const missing = await verifyCriteria(parseCriteria([{ type: 'command', command: ['definitely-not-a-command-baton'] }]), { output: {}, workspace: ws });
+    const missing = await verifyCriteria(parseCriteria([{ type: 'command', command: ['definitely-not-a-command-baton'] }]), {
+      output: {},
+      workspace: ws,
+    });
     expect(missing.results[0]!.message).toMatch(/could not start/);
   });
 
   it('checks regex, word counts, lengths and changed files', async () => {
     const ws = await tempDir();
     const output = { summary: 'one two three four', nested: { note: 'ok' } };
-    const r = await verifyCriteria(parseCriteria(['Word count > 3', { type: 'length', max: 18, target: 'summary' }, { type: 'regex', pattern: '^ok$', target: 'nested.note' }]), { output, workspace: ws });
+    const r = await verifyCriteria(
+      parseCriteria([
+        'Word count > 3',
+        { type: 'length', max: 18, target: 'summary' },
+        { type: 'regex', pattern: '^ok$', target: 'nested.note' },
+      ]),
+      { output, workspace: ws },
+    );
     expect(r.results.map((x) => x.ok)).toEqual([true, true, true]);
-    const r2 = await verifyCriteria(parseCriteria(['Word count > 10', { type: 'regex', pattern: 'x', target: 'absent' }]), { output, workspace: ws });
+    const r2 = await verifyCriteria(parseCriteria(['Word count > 10', { type: 'regex', pattern: 'x', target: 'absent' }]), {
+      output,
+      workspace: ws,
+    });
     expect(r2.ok).toBe(false);
     expect(r2.results[0]!.message).toMatch(/has 5 words; needs >= 11/);
     expect(r2.results[1]!.message).toMatch(/no absent/);

@@ -19,7 +19,9 @@ async function observed(): Promise<{ out: string; opts: { skillWritablePaths: st
   return { out, opts: { skillWritablePaths: [out], skillEnv: { OUT: out } } };
 }
 
-const ECHO = nodeSkill(`return { status: 'SUCCESS', output_payload: { received: pkg, env_keys: Object.keys(process.env), cwd: process.cwd() } };`);
+const ECHO = nodeSkill(
+  `return { status: 'SUCCESS', output_payload: { received: pkg, env_keys: Object.keys(process.env), cwd: process.cwd() } };`,
+);
 
 describe('delegation to subprocess skills', () => {
   it('sends an explicit SkillPackage (no parent history), a scrubbed env and cwd in the workspace', async () => {
@@ -28,7 +30,12 @@ describe('delegation to subprocess skills', () => {
     process.env.OPENAI_API_KEY_TEST_SENTINEL = 'sk-should-not-leak';
     const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, idGenerator: () => 'task-1', env: {} });
     const res = await d.delegate(
-      { subagent_type: 'echo', instruction_set: 'Echo back.', input_data: { relevant_history: ['user asked for X'] }, success_criteria: ['Output has field received'] },
+      {
+        subagent_type: 'echo',
+        instruction_set: 'Echo back.',
+        input_data: { relevant_history: ['user asked for X'] },
+        success_criteria: ['Output has field received'],
+      },
       { agentId: 'io.baton.test.parent', depth: 0 },
     );
     delete process.env.OPENAI_API_KEY_TEST_SENTINEL;
@@ -46,7 +53,19 @@ describe('delegation to subprocess skills', () => {
       constraints: { max_iterations: 5, timeout_ms: 60000, capabilities: ['fs_read'] },
     });
     // Exactly the package's keys: nothing implicit crosses.
-    expect(Object.keys(received).sort()).toEqual(['attempt', 'constraints', 'depth', 'instruction_set', 'lineage', 'max_depth', 'payload', 'requires_approval', 'subagent_type', 'success_criteria', 'task_id']);
+    expect(Object.keys(received).sort()).toEqual([
+      'attempt',
+      'constraints',
+      'depth',
+      'instruction_set',
+      'lineage',
+      'max_depth',
+      'payload',
+      'requires_approval',
+      'subagent_type',
+      'success_criteria',
+      'task_id',
+    ]);
     const envKeys = res.output_payload.env_keys as string[];
     expect(envKeys).not.toContain('OPENAI_API_KEY_TEST_SENTINEL');
     expect(envKeys.filter((k) => /KEY|TOKEN|SECRET/.test(k))).toEqual([]);
@@ -56,7 +75,9 @@ describe('delegation to subprocess skills', () => {
 
   it('the parent model receives the ResponsePackage as the delegate_task output', async () => {
     const ws = await tempDir();
-    const dir = await skillsDir([{ name: 'echo', source: nodeSkill(`return { status: 'SUCCESS', output_payload: { price: 175.22, currency: 'USD' } };`) }]);
+    const dir = await skillsDir([
+      { name: 'echo', source: nodeSkill(`return { status: 'SUCCESS', output_payload: { price: 175.22, currency: 'USD' } };`) },
+    ]);
     const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws });
     const out = await d.delegateTaskTool.execute({ subagent_type: 'echo', instruction_set: 'Price', input_data: {} }, { depth: 0 });
     expect(JSON.parse(out)).toEqual({ status: 'SUCCESS', output_payload: { price: 175.22, currency: 'USD' } });
@@ -68,7 +89,9 @@ describe('delegation to subprocess skills', () => {
   it('silent failure: a skill that exits without yield_control is FAILURE / ERR_TOOL_FAILURE after one self-correction', async () => {
     const ws = await tempDir();
     const { out, opts } = await observed();
-    const dir = await skillsDir([{ name: 'silent', source: `(await import('node:fs')).appendFileSync(process.env.OUT + '/attempts.log', 'x'); process.exit(0);` }]);
+    const dir = await skillsDir([
+      { name: 'silent', source: `(await import('node:fs')).appendFileSync(process.env.OUT + '/attempts.log', 'x'); process.exit(0);` },
+    ]);
     const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, ...opts });
     const res = await d.delegate({ subagent_type: 'silent', instruction_set: 'Do nothing', input_data: {} });
     expect(res.status).toBe('FAILURE');
@@ -82,7 +105,9 @@ describe('delegation to subprocess skills', () => {
     const dir = await skillsDir([
       {
         name: 'flaky',
-        source: nodeSkill(`if (pkg.attempt === 1) process.exit(3); return { status: 'SUCCESS', output_payload: { fixed_after: pkg.previous_error.code, iterations_left: pkg.constraints.max_iterations } };`),
+        source: nodeSkill(
+          `if (pkg.attempt === 1) process.exit(3); return { status: 'SUCCESS', output_payload: { fixed_after: pkg.previous_error.code, iterations_left: pkg.constraints.max_iterations } };`,
+        ),
       },
     ]);
     const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws });
@@ -96,7 +121,11 @@ describe('delegation to subprocess skills', () => {
   it('a stdout that is not a ResponsePackage is FAILURE', async () => {
     const ws = await tempDir();
     const dir = await skillsDir([{ name: 'bad', source: nodeSkill(`return { status: 'DONE', output_payload: 'nope' };`) }]);
-    const res = await createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws }).delegate({ subagent_type: 'bad', instruction_set: 'x', input_data: {} });
+    const res = await createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws }).delegate({
+      subagent_type: 'bad',
+      instruction_set: 'x',
+      input_data: {},
+    });
     expect(res.status).toBe('FAILURE');
     expect(res.error_report?.message).toMatch(/not a yield_control ResponsePackage/);
   });
@@ -104,9 +133,18 @@ describe('delegation to subprocess skills', () => {
   it('a skill that explicitly yields FAILURE or BLOCKED_AWAITING_CLARIFICATION is passed through', async () => {
     const ws = await tempDir();
     const dir = await skillsDir([
-      { name: 'blocked', source: nodeSkill(`return { status: 'BLOCKED_AWAITING_CLARIFICATION', output_payload: { question: 'which file?' }, error_report: { code: 'ERR_INSUFFICIENT_CONTEXT', message: 'file missing' } };`) },
+      {
+        name: 'blocked',
+        source: nodeSkill(
+          `return { status: 'BLOCKED_AWAITING_CLARIFICATION', output_payload: { question: 'which file?' }, error_report: { code: 'ERR_INSUFFICIENT_CONTEXT', message: 'file missing' } };`,
+        ),
+      },
     ]);
-    const res = await createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws }).delegate({ subagent_type: 'blocked', instruction_set: 'x', input_data: {} });
+    const res = await createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws }).delegate({
+      subagent_type: 'blocked',
+      instruction_set: 'x',
+      input_data: {},
+    });
     expect(res.status).toBe('BLOCKED_AWAITING_CLARIFICATION');
     expect(res.error_report?.code).toBe('ERR_INSUFFICIENT_CONTEXT');
   });
@@ -153,8 +191,12 @@ setInterval(() => {}, 1000);
     ]);
     const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, timeoutMs: 60_000, ...opts });
     const parent = new AbortController();
-    const runs = [0, 1, 2].map(() => d.delegate({ subagent_type: 'tree', instruction_set: 'spawn', input_data: {} }, { signal: parent.signal }));
-    await waitFor(async () => (await import('node:fs/promises')).readdir(out).then((f) => f.filter((x) => x.startsWith('pids-')).length === 3));
+    const runs = [0, 1, 2].map(() =>
+      d.delegate({ subagent_type: 'tree', instruction_set: 'spawn', input_data: {} }, { signal: parent.signal }),
+    );
+    await waitFor(async () =>
+      (await import('node:fs/promises')).readdir(out).then((f) => f.filter((x) => x.startsWith('pids-')).length === 3),
+    );
     await new Promise((r) => setTimeout(r, 300)); // let the grandchildren start
     parent.abort();
     const results = await Promise.all(runs);
@@ -178,7 +220,9 @@ return { status: 'SUCCESS', output_payload: {} };`),
       },
     ]);
     const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, maxConcurrency: 2, ...opts });
-    const results = await Promise.all([0, 1, 2, 3, 4].map(() => d.delegate({ subagent_type: 'slot', instruction_set: 'x', input_data: {} })));
+    const results = await Promise.all(
+      [0, 1, 2, 3, 4].map(() => d.delegate({ subagent_type: 'slot', instruction_set: 'x', input_data: {} })),
+    );
     expect(results.every((r) => r.status === 'SUCCESS')).toBe(true);
     let running = 0;
     let peak = 0;
@@ -194,11 +238,26 @@ describe("@baton/runner's spawnJsonProcess as the spawner", () => {
   it('is accepted through the spawn seam (same contract)', async () => {
     const { spawnJsonProcess } = await import('@baton/runner');
     const ws = await tempDir();
-    const dir = await skillsDir([{ name: 'echo', source: ECHO }, { name: 'hang', source: 'setInterval(() => {}, 1000);' }]);
+    const dir = await skillsDir([
+      { name: 'echo', source: ECHO },
+      { name: 'hang', source: 'setInterval(() => {}, 1000);' },
+    ]);
     // A generous timeout for the skill that finishes; a short one only for the one that never does.
-    const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, spawn: spawnJsonProcess, timeoutMs: 60_000 });
+    const d = createDelegation({
+      guardrails: allowAllGuardrail,
+      skillsDir: dir,
+      workspace: ws,
+      spawn: spawnJsonProcess,
+      timeoutMs: 60_000,
+    });
     expect((await d.delegate({ subagent_type: 'echo', instruction_set: 'x', input_data: {} })).status).toBe('SUCCESS');
-    const short = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, spawn: spawnJsonProcess, timeoutMs: 1000 });
+    const short = createDelegation({
+      guardrails: allowAllGuardrail,
+      skillsDir: dir,
+      workspace: ws,
+      spawn: spawnJsonProcess,
+      timeoutMs: 1000,
+    });
     expect((await short.delegate({ subagent_type: 'hang', instruction_set: 'x', input_data: {} })).error_report?.code).toBe('ERR_TIMEOUT');
   });
 });
@@ -213,11 +272,17 @@ return { status: child.status === 'SUCCESS' ? 'SUCCESS' : 'FAILURE', output_payl
 
   it('carries depth and lineage into nested subprocess delegations and refuses past max depth', async () => {
     const ws = await tempDir();
-    const dir = await skillsDir(['n1', 'n2', 'n3', 'n4'].map((name) => ({ name, source: NESTER, capabilities: ['fs_read', 'subprocess_exec'] })));
+    const dir = await skillsDir(
+      ['n1', 'n2', 'n3', 'n4'].map((name) => ({ name, source: NESTER, capabilities: ['fs_read', 'subprocess_exec'] })),
+    );
     const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, skillEnv: { SKILLS_DIR: dir } });
-    const ok = await d.delegate({ subagent_type: 'n1', instruction_set: 'start', input_data: { chain: ['n2', 'n3'] } }, { agentId: 'io.baton.root' });
+    const ok = await d.delegate(
+      { subagent_type: 'n1', instruction_set: 'start', input_data: { chain: ['n2', 'n3'] } },
+      { agentId: 'io.baton.root' },
+    );
     expect(ok.status).toBe('SUCCESS');
-    const leaf = ((ok.output_payload.child as { output_payload: { child: { output_payload: unknown } } }).output_payload.child).output_payload;
+    const leaf = (ok.output_payload.child as { output_payload: { child: { output_payload: unknown } } }).output_payload.child
+      .output_payload;
     expect(leaf).toEqual({ depth: 3, lineage: ['io.baton.root', 'n1', 'n2'] });
 
     const tooDeep = await d.delegate({ subagent_type: 'n1', instruction_set: 'start', input_data: { chain: ['n2', 'n3', 'n4'] } });
@@ -237,11 +302,23 @@ return { status: child.status === 'SUCCESS' ? 'SUCCESS' : 'FAILURE', output_payl
   it('inherits the limit from the environment channel and refuses at the top', async () => {
     const ws = await tempDir();
     const dir = await skillsDir([{ name: 'echo', source: ECHO }]);
-    const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, env: { BATON_DELEGATION_DEPTH: '3', BATON_DELEGATION_MAX_DEPTH: '3', BATON_DELEGATION_LINEAGE: '["a","b","c"]' } });
+    const d = createDelegation({
+      guardrails: allowAllGuardrail,
+      skillsDir: dir,
+      workspace: ws,
+      env: { BATON_DELEGATION_DEPTH: '3', BATON_DELEGATION_MAX_DEPTH: '3', BATON_DELEGATION_LINEAGE: '["a","b","c"]' },
+    });
     const res = await d.delegate({ subagent_type: 'echo', instruction_set: 'x', input_data: {} });
     expect(res.error_report?.code).toBe('ERR_CONSTRAINT_VIOLATION');
-    const tampered = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, env: { BATON_DELEGATION_DEPTH: 'zero' } });
-    expect((await tampered.delegate({ subagent_type: 'echo', instruction_set: 'x', input_data: {} })).error_report?.code).toBe('ERR_CONSTRAINT_VIOLATION');
+    const tampered = createDelegation({
+      guardrails: allowAllGuardrail,
+      skillsDir: dir,
+      workspace: ws,
+      env: { BATON_DELEGATION_DEPTH: 'zero' },
+    });
+    expect((await tampered.delegate({ subagent_type: 'echo', instruction_set: 'x', input_data: {} })).error_report?.code).toBe(
+      'ERR_CONSTRAINT_VIOLATION',
+    );
   });
 });
 
@@ -250,10 +327,22 @@ describe('criteria, triggers and payloads', () => {
 
   it('refuses vague criteria at delegation time, naming the criterion, before the skill runs', async () => {
     const ws = await tempDir();
-    const dir = await skillsDir([{ name: 'writer', source: nodeSkill(`(await import('node:fs')).writeFileSync('ran', '1'); return { status: 'SUCCESS', output_payload: {} };`) }]);
+    const dir = await skillsDir([
+      {
+        name: 'writer',
+        source: nodeSkill(`(await import('node:fs')).writeFileSync('ran', '1'); return { status: 'SUCCESS', output_payload: {} };`),
+      },
+    ]);
     const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws });
-    await expect(d.delegate({ subagent_type: 'writer', instruction_set: 'x', input_data: {}, success_criteria: ['Do a good job'] })).rejects.toThrow(VagueCriteriaError);
-    const tool = JSON.parse(await d.delegateTaskTool.execute({ subagent_type: 'writer', instruction_set: 'x', input_data: {}, success_criteria: ['Do a good job'] }, {}));
+    await expect(
+      d.delegate({ subagent_type: 'writer', instruction_set: 'x', input_data: {}, success_criteria: ['Do a good job'] }),
+    ).rejects.toThrow(VagueCriteriaError);
+    const tool = JSON.parse(
+      await d.delegateTaskTool.execute(
+        { subagent_type: 'writer', instruction_set: 'x', input_data: {}, success_criteria: ['Do a good job'] },
+        {},
+      ),
+    );
     expect(tool.status).toBe('FAILURE');
     expect(tool.error_report.code).toBe('ERR_VAGUE_CRITERIA');
     expect(tool.error_report.message).toContain('"Do a good job"');
@@ -264,12 +353,27 @@ describe('criteria, triggers and payloads', () => {
     const ws = await tempDir();
     const dir = await skillsDir([{ name: 'writer', source: WRITER }]);
     const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws });
-    const met = await d.delegate({ subagent_type: 'writer', instruction_set: 'x', input_data: { text: 'a b c d e f' }, success_criteria: ['Word count > 5'] });
+    const met = await d.delegate({
+      subagent_type: 'writer',
+      instruction_set: 'x',
+      input_data: { text: 'a b c d e f' },
+      success_criteria: ['Word count > 5'],
+    });
     expect(met.status).toBe('SUCCESS');
-    const partial = await d.delegate({ subagent_type: 'writer', instruction_set: 'x', input_data: { text: 'a b' }, success_criteria: ['Word count > 5', { type: 'regex', pattern: '^a' }] });
+    const partial = await d.delegate({
+      subagent_type: 'writer',
+      instruction_set: 'x',
+      input_data: { text: 'a b' },
+      success_criteria: ['Word count > 5', { type: 'regex', pattern: '^a' }],
+    });
     expect(partial.status).toBe('PARTIAL_COMPLETION');
     expect(partial.error_report?.code).toBe('ERR_CRITERIA_NOT_MET');
-    const none = await d.delegate({ subagent_type: 'writer', instruction_set: 'x', input_data: { text: 'a b' }, success_criteria: ['Word count > 5'] });
+    const none = await d.delegate({
+      subagent_type: 'writer',
+      instruction_set: 'x',
+      input_data: { text: 'a b' },
+      success_criteria: ['Word count > 5'],
+    });
     expect(none.status).toBe('FAILURE');
     expect(none.error_report?.message).toMatch(/has 2 words; needs >= 6/);
   });
@@ -277,7 +381,11 @@ describe('criteria, triggers and payloads', () => {
   it("checks a skill's output against its manifest output_schema", async () => {
     const ws = await tempDir();
     const dir = await skillsDir([{ name: 'writer', source: WRITER, outputSchema: { text: 'string', sloc: 'number' } }]);
-    const res = await createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws }).delegate({ subagent_type: 'writer', instruction_set: 'x', input_data: { text: 'hi' } });
+    const res = await createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws }).delegate({
+      subagent_type: 'writer',
+      instruction_set: 'x',
+      input_data: { text: 'hi' },
+    });
     expect(res.status).toBe('FAILURE');
     expect(res.error_report?.message).toMatch(/sloc/);
   });
@@ -286,8 +394,22 @@ describe('criteria, triggers and payloads', () => {
     const ws = await tempDir();
     const dir = await skillsDir([{ name: 'writer', source: WRITER }]);
     const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws });
-    expect((await d.delegate({ subagent_type: 'writer', instruction_set: 'x', input_data: { text: 'ALL DONE' }, termination_trigger: 'ALL DONE' })).status).toBe('SUCCESS');
-    const notMet = await d.delegate({ subagent_type: 'writer', instruction_set: 'x', input_data: { text: 'working' }, termination_trigger: 'ALL DONE' });
+    expect(
+      (
+        await d.delegate({
+          subagent_type: 'writer',
+          instruction_set: 'x',
+          input_data: { text: 'ALL DONE' },
+          termination_trigger: 'ALL DONE',
+        })
+      ).status,
+    ).toBe('SUCCESS');
+    const notMet = await d.delegate({
+      subagent_type: 'writer',
+      instruction_set: 'x',
+      input_data: { text: 'working' },
+      termination_trigger: 'ALL DONE',
+    });
     expect(notMet.status).toBe('FAILURE');
     expect(notMet.error_report?.message).toMatch(/termination_trigger "ALL DONE" does not appear/);
   });
@@ -318,7 +440,9 @@ describe('criteria, triggers and payloads', () => {
     const log = (res.output_payload.received as { payload: { log: Record<string, unknown> } }).payload.log;
     expect(log).toMatchObject({ $ref: 'file:big.log', path: 'big.log', size_bytes: 13 });
     expect(await readFile(log.absolute_path as string, 'utf8')).toBe('lots of logs\n');
-    const escape = await d.delegate({ subagent_type: 'echo', instruction_set: 'x', input_data: { log: { $ref: 'file:../../etc/passwd' } } }).catch((e: unknown) => e);
+    const escape = await d
+      .delegate({ subagent_type: 'echo', instruction_set: 'x', input_data: { log: { $ref: 'file:../../etc/passwd' } } })
+      .catch((e: unknown) => e);
     expect(escape).toBeInstanceOf(SkillsInputError);
     expect((escape as SkillsInputError).code).toBe('FILE_REF_ESCAPE');
   });
@@ -327,10 +451,20 @@ describe('criteria, triggers and payloads', () => {
     const ws = await tempDir();
     await writeFile(path.join(ws, 'a.js'), 'const x = 1;\n');
     const dir = await skillsDir([
-      { name: 'editor', source: nodeSkill(`return { status: 'SUCCESS', output_payload: { edits: 'FILE: a.js\\nREPLACE_START\\nconst x = 1;\\nREPLACE_WITH\\nconst x = 2;\\nREPLACE_END\\n' } };`) },
+      {
+        name: 'editor',
+        source: nodeSkill(
+          `return { status: 'SUCCESS', output_payload: { edits: 'FILE: a.js\\nREPLACE_START\\nconst x = 1;\\nREPLACE_WITH\\nconst x = 2;\\nREPLACE_END\\n' } };`,
+        ),
+      },
     ]);
     const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, applyEdits: true });
-    const res = await d.delegate({ subagent_type: 'editor', instruction_set: 'bump x', input_data: {}, success_criteria: [{ type: 'files_changed', paths: ['a.js'] }] });
+    const res = await d.delegate({
+      subagent_type: 'editor',
+      instruction_set: 'bump x',
+      input_data: {},
+      success_criteria: [{ type: 'files_changed', paths: ['a.js'] }],
+    });
     expect(res.status).toBe('SUCCESS');
     expect(await readFile(path.join(ws, 'a.js'), 'utf8')).toBe('const x = 2;\n');
     // Now the block no longer matches: the dry run fails, the retry fails, nothing is written.
@@ -345,14 +479,32 @@ describe('edits and command criteria', () => {
     const ws = await tempDir();
     await writeFile(path.join(ws, 'v.txt'), 'version 1\n');
     const dir = await skillsDir([
-      { name: 'bumper', source: nodeSkill(`return { status: 'SUCCESS', output_payload: { edits: 'FILE: v.txt\\nREPLACE_START\\nversion 1\\nREPLACE_WITH\\nversion ' + pkg.payload.to + '\\nREPLACE_END\\n' } };`) },
+      {
+        name: 'bumper',
+        source: nodeSkill(
+          `return { status: 'SUCCESS', output_payload: { edits: 'FILE: v.txt\\nREPLACE_START\\nversion 1\\nREPLACE_WITH\\nversion ' + pkg.payload.to + '\\nREPLACE_END\\n' } };`,
+        ),
+      },
     ]);
     const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, applyEdits: true });
-    const check = (want: string) => ({ type: 'command', command: ['node', '-e', `process.exit(require('fs').readFileSync('v.txt','utf8') === 'version ${want}\\n' ? 0 : 1)`] });
-    const bad = await d.delegate({ subagent_type: 'bumper', instruction_set: 'bump', input_data: { to: 3 }, success_criteria: [check('2')] });
+    const check = (want: string) => ({
+      type: 'command',
+      command: ['node', '-e', `process.exit(require('fs').readFileSync('v.txt','utf8') === 'version ${want}\\n' ? 0 : 1)`],
+    });
+    const bad = await d.delegate({
+      subagent_type: 'bumper',
+      instruction_set: 'bump',
+      input_data: { to: 3 },
+      success_criteria: [check('2')],
+    });
     expect(bad.status).toBe('FAILURE');
     expect(await readFile(path.join(ws, 'v.txt'), 'utf8')).toBe('version 1\n');
-    const good = await d.delegate({ subagent_type: 'bumper', instruction_set: 'bump', input_data: { to: 2 }, success_criteria: [check('2')] });
+    const good = await d.delegate({
+      subagent_type: 'bumper',
+      instruction_set: 'bump',
+      input_data: { to: 2 },
+      success_criteria: [check('2')],
+    });
     expect(good.status).toBe('SUCCESS');
     expect(await readFile(path.join(ws, 'v.txt'), 'utf8')).toBe('version 2\n');
   });
@@ -361,18 +513,34 @@ describe('edits and command criteria', () => {
 describe('approvals', () => {
   it('file_delete needs requires_approval and a yes; the default policy denies', async () => {
     const ws = await tempDir();
-    const dir = await skillsDir([{ name: 'cleaner', source: nodeSkill(`return { status: 'SUCCESS', output_payload: { cleaned: true } };`), capabilities: ['fs_read', 'file_delete'] }]);
-    const unflagged = await createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, approvals: async () => true }).delegate({ subagent_type: 'cleaner', instruction_set: 'clean', input_data: {} });
+    const dir = await skillsDir([
+      {
+        name: 'cleaner',
+        source: nodeSkill(`return { status: 'SUCCESS', output_payload: { cleaned: true } };`),
+        capabilities: ['fs_read', 'file_delete'],
+      },
+    ]);
+    const unflagged = await createDelegation({
+      guardrails: allowAllGuardrail,
+      skillsDir: dir,
+      workspace: ws,
+      approvals: async () => true,
+    }).delegate({ subagent_type: 'cleaner', instruction_set: 'clean', input_data: {} });
     expect(unflagged.error_report?.code).toBe('ERR_CONSTRAINT_VIOLATION');
     expect(unflagged.error_report?.message).toMatch(/requires_approval: true/);
 
-    const byDefault = await createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws }).delegate({ subagent_type: 'cleaner', instruction_set: 'clean', input_data: {}, requires_approval: true });
+    const byDefault = await createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws }).delegate({
+      subagent_type: 'cleaner',
+      instruction_set: 'clean',
+      input_data: {},
+      requires_approval: true,
+    });
     expect(byDefault.status).toBe('FAILURE');
     expect(byDefault.error_report?.message).toMatch(/approval denied/);
 
     const asked: ApprovalRequest[] = [];
     const yes = await createDelegation({
-    guardrails: allowAllGuardrail,
+      guardrails: allowAllGuardrail,
       skillsDir: dir,
       workspace: ws,
       idGenerator: () => 't-9',
@@ -384,20 +552,41 @@ describe('approvals', () => {
     expect(yes.status).toBe('SUCCESS');
     expect(asked).toEqual([{ skill: 'cleaner', capabilities: ['file_delete'], task_id: 't-9', summary: 'clean the tmp dir' }]);
 
-    const throwing = await createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, approvals: async () => { throw new Error('tty gone'); } }).delegate({ subagent_type: 'cleaner', instruction_set: 'x', input_data: {}, requires_approval: true });
+    const throwing = await createDelegation({
+      guardrails: allowAllGuardrail,
+      skillsDir: dir,
+      workspace: ws,
+      approvals: async () => {
+        throw new Error('tty gone');
+      },
+    }).delegate({ subagent_type: 'cleaner', instruction_set: 'x', input_data: {}, requires_approval: true });
     expect(throwing.error_report?.code).toBe('ERR_CONSTRAINT_VIOLATION');
   });
 
   it('resumableApprovals: delegate_task asks the runner to pause, and a call a human approved needs no hook', async () => {
     const ws = await tempDir();
-    const dir = await skillsDir([{ name: 'cleaner', source: nodeSkill(`return { status: 'SUCCESS', output_payload: { cleaned: true } };`), capabilities: ['fs_read', 'file_delete'] }]);
+    const dir = await skillsDir([
+      {
+        name: 'cleaner',
+        source: nodeSkill(`return { status: 'SUCCESS', output_payload: { cleaned: true } };`),
+        capabilities: ['fs_read', 'file_delete'],
+      },
+    ]);
     let asked = 0;
     const hook = async () => (asked++, false);
     const args = { subagent_type: 'cleaner', instruction_set: 'clean', input_data: {}, requires_approval: true };
-    const resumable = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, approvals: hook, resumableApprovals: true });
+    const resumable = createDelegation({
+      guardrails: allowAllGuardrail,
+      skillsDir: dir,
+      workspace: ws,
+      approvals: hook,
+      resumableApprovals: true,
+    });
     expect(resumable.delegateTaskTool.needsApproval?.(args)).toBe(true);
     expect(resumable.delegateTaskTool.needsApproval?.({ ...args, requires_approval: false })).toBe(false);
-    const approved = JSON.parse(await resumable.delegateTaskTool.execute(args, { approval: { id: 'appr_1', approved: true } })) as ResponsePackage;
+    const approved = JSON.parse(
+      await resumable.delegateTaskTool.execute(args, { approval: { id: 'appr_1', approved: true } }),
+    ) as ResponsePackage;
     expect(approved.status).toBe('SUCCESS');
     expect(asked).toBe(0);
     // Not approved through the run: the hook decides (here: no).
@@ -407,16 +596,28 @@ describe('approvals', () => {
     // Without the option, the tool neither pauses the run nor trusts ctx.approval.
     const synchronous = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, approvals: hook });
     expect(synchronous.delegateTaskTool.needsApproval).toBeUndefined();
-    const ignored = JSON.parse(await synchronous.delegateTaskTool.execute(args, { approval: { id: 'appr_1', approved: true } })) as ResponsePackage;
+    const ignored = JSON.parse(
+      await synchronous.delegateTaskTool.execute(args, { approval: { id: 'appr_1', approved: true } }),
+    ) as ResponsePackage;
     expect(ignored.error_report?.message).toMatch(/approval denied/);
     expect(asked).toBe(2);
   });
 
   it('read-only work needs no approval', async () => {
     const ws = await tempDir();
-    const dir = await skillsDir([{ name: 'reader', source: nodeSkill(`return { status: 'SUCCESS', output_payload: {} };`), capabilities: ['fs_read', 'ast_parsing'] }]);
+    const dir = await skillsDir([
+      { name: 'reader', source: nodeSkill(`return { status: 'SUCCESS', output_payload: {} };`), capabilities: ['fs_read', 'ast_parsing'] },
+    ]);
     let asked = 0;
-    const res = await createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws, approvals: async () => { asked++; return false; } }).delegate({ subagent_type: 'reader', instruction_set: 'x', input_data: {} });
+    const res = await createDelegation({
+      guardrails: allowAllGuardrail,
+      skillsDir: dir,
+      workspace: ws,
+      approvals: async () => {
+        asked++;
+        return false;
+      },
+    }).delegate({ subagent_type: 'reader', instruction_set: 'x', input_data: {} });
     expect(res.status).toBe('SUCCESS');
     expect(asked).toBe(0);
   });
@@ -425,7 +626,12 @@ describe('approvals', () => {
 describe('guardrails at the delegation boundary', () => {
   it('checks AGENT_INPUT on the subagent input and AGENT_RESPONSE on its yield; MODIFY redacts, BLOCK refuses', async () => {
     const ws = await tempDir();
-    const dir = await skillsDir([{ name: 'echo', source: nodeSkill(`return { status: 'SUCCESS', output_payload: { got: pkg.payload.note, secret: 'sk-live-123' } };`) }]);
+    const dir = await skillsDir([
+      {
+        name: 'echo',
+        source: nodeSkill(`return { status: 'SUCCESS', output_payload: { got: pkg.payload.note, secret: 'sk-live-123' } };`),
+      },
+    ]);
     const g = scriptedGuardrail((r) => {
       if (r.action_type === 'AGENT_INPUT' && typeof r.payload === 'string' && r.payload.includes('555-12-3456')) {
         return { decision: 'MODIFY', reason_code: 'PII', modified_payload: r.payload.replace('555-12-3456', '[SSN]') };
@@ -448,7 +654,11 @@ describe('guardrails at the delegation boundary', () => {
     const ws = await tempDir();
     const dir = await skillsDir([{ name: 'echo', source: ECHO }]);
     const broken = scriptedGuardrail(() => 'throw').validator;
-    const res = await createDelegation({ skillsDir: dir, workspace: ws, guardrails: broken }).delegate({ subagent_type: 'echo', instruction_set: 'x', input_data: {} });
+    const res = await createDelegation({ skillsDir: dir, workspace: ws, guardrails: broken }).delegate({
+      subagent_type: 'echo',
+      instruction_set: 'x',
+      input_data: {},
+    });
     expect(res.error_report?.code).toBe('ERR_CONSTRAINT_VIOLATION');
     expect(res.error_report?.message).toMatch(/fail closed/);
   });
@@ -467,14 +677,28 @@ describe('guardrails at the delegation boundary', () => {
     }
   });
 
-  it('checks through an injected checker (the runner\'s): its fail policy and reason codes apply', async () => {
+  it("checks through an injected checker (the runner's): its fail policy and reason codes apply", async () => {
     const ws = await tempDir();
     const dir = await skillsDir([{ name: 'echo', source: ECHO }]);
-    const down: GuardrailValidator = { validate: async () => Promise.reject(new GuardrailCallError('GUARDRAIL_UNAVAILABLE', 'service down')) };
+    const down: GuardrailValidator = {
+      validate: async () => Promise.reject(new GuardrailCallError('GUARDRAIL_UNAVAILABLE', 'service down')),
+    };
     const open = createGuardrailChecker({ validator: down, failOpen: ['AGENT_INPUT', 'AGENT_RESPONSE'] });
-    expect((await createDelegation({ skillsDir: dir, workspace: ws, guardrails: open }).delegate({ subagent_type: 'echo', instruction_set: 'x', input_data: {} })).status).toBe('SUCCESS');
+    expect(
+      (
+        await createDelegation({ skillsDir: dir, workspace: ws, guardrails: open }).delegate({
+          subagent_type: 'echo',
+          instruction_set: 'x',
+          input_data: {},
+        })
+      ).status,
+    ).toBe('SUCCESS');
     const closed = createGuardrailChecker({ validator: down });
-    const res = await createDelegation({ skillsDir: dir, workspace: ws, guardrails: closed }).delegate({ subagent_type: 'echo', instruction_set: 'x', input_data: {} });
+    const res = await createDelegation({ skillsDir: dir, workspace: ws, guardrails: closed }).delegate({
+      subagent_type: 'echo',
+      instruction_set: 'x',
+      input_data: {},
+    });
     expect(res.error_report?.message).toMatch(/fail closed.*GUARDRAIL_UNAVAILABLE/);
   });
 
@@ -503,11 +727,20 @@ describe('bad requests and configuration', () => {
     const ws = await tempDir();
     const dir = await skillsDir([{ name: 'echo', source: ECHO }]);
     const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws });
-    await expect(d.delegate({ subagent_type: 'nope', instruction_set: 'x', input_data: {} })).rejects.toThrow(/unknown subagent_type "nope"; known: echo/);
+    await expect(d.delegate({ subagent_type: 'nope', instruction_set: 'x', input_data: {} })).rejects.toThrow(
+      /unknown subagent_type "nope"; known: echo/,
+    );
     await expect(d.delegate({ subagent_type: 'echo', input_data: {} })).rejects.toThrow(/instruction_set/);
-    expect(() => createDelegation({ guardrails: allowAllGuardrail, workspace: ws, maxDepth: 0 })).toThrow(/maxDepth must be a positive integer/);
+    expect(() => createDelegation({ guardrails: allowAllGuardrail, workspace: ws, maxDepth: 0 })).toThrow(
+      /maxDepth must be a positive integer/,
+    );
     const bad = await skillsDir([{ name: 'ts', source: 'export {}', file: 'skill.ts' }]);
-    const tool = JSON.parse(await createDelegation({ guardrails: allowAllGuardrail, skillsDir: bad, workspace: ws }).delegateTaskTool.execute({ subagent_type: 'ts', instruction_set: 'x', input_data: {} }, {}));
+    const tool = JSON.parse(
+      await createDelegation({ guardrails: allowAllGuardrail, skillsDir: bad, workspace: ws }).delegateTaskTool.execute(
+        { subagent_type: 'ts', instruction_set: 'x', input_data: {} },
+        {},
+      ),
+    );
     expect(tool.error_report.code).toBe('ERR_CONFIGURATION');
     expect(tool.error_report.message).toMatch(/Node 20 cannot run TypeScript/);
     await expect(createSkillRegistry(path.join(ws, 'missing')).list()).rejects.toThrow(/cannot be read/);

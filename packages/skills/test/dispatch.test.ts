@@ -22,7 +22,11 @@ const NESTER: AgentScript = async (req, t) => {
   const [next, ...rest] = (t.payload.chain as string[] | undefined) ?? [];
   if (!next) return { status: 'SUCCESS', output_payload: { agent: req.agentId, depth: req.depth, task_id: t.taskId } };
   const child = await t.delegate({ subagent_type: next, instruction_set: 'go deeper', input_data: { chain: rest } });
-  return { status: child.status === 'SUCCESS' ? 'SUCCESS' : 'FAILURE', output_payload: { agent: req.agentId, depth: req.depth, child }, error_report: child.error_report ?? null };
+  return {
+    status: child.status === 'SUCCESS' ? 'SUCCESS' : 'FAILURE',
+    output_payload: { agent: req.agentId, depth: req.depth, child },
+    error_report: child.error_report ?? null,
+  };
 };
 
 /** A parent that only dispatches, and two worker instances (two "machines") that run the jobs. */
@@ -34,7 +38,15 @@ async function cluster(extra: Partial<CreateDelegationOptions> = {}) {
   for (let i = 0; i < 2; i++) {
     const holder: { d?: Delegation } = {};
     const runner = scriptedRunner({ [A]: NESTER, [B]: NESTER, [C]: NESTER, [D]: NESTER }, () => holder.d as Delegation);
-    holder.d = createDelegation({ guardrails: allowAllGuardrail(), runner, agents: [A, B, C, D], workspace, dispatch: queue.dispatch, env: {}, ...extra });
+    holder.d = createDelegation({
+      guardrails: allowAllGuardrail(),
+      runner,
+      agents: [A, B, C, D],
+      workspace,
+      dispatch: queue.dispatch,
+      env: {},
+      ...extra,
+    });
     workers.push(holder.d);
     runners.push(runner);
   }
@@ -52,21 +64,42 @@ const leafOf = (res: ResponsePackage): Record<string, unknown> => {
 /** [agent, depth] of every level that ran. */
 const chainOf = (res: ResponsePackage): Array<[unknown, unknown]> => {
   const out: Array<[unknown, unknown]> = [];
-  for (let p: Record<string, unknown> | undefined = res.output_payload; p && p.agent; p = (p.child as ResponsePackage | undefined)?.output_payload) out.push([p.agent, p.depth]);
+  for (
+    let p: Record<string, unknown> | undefined = res.output_payload;
+    p && p.agent;
+    p = (p.child as ResponsePackage | undefined)?.output_payload
+  )
+    out.push([p.agent, p.depth]);
   return out;
 };
 
 describe('dispatch: delegate_task runs elsewhere', () => {
   it('sends a JSON task (args, parent scope, context) and returns what runDelegated returned on the worker', async () => {
     const { parent, queue, runners } = await cluster();
-    const ctx = { agentId: ROOT, depth: 0, threadId: 'th_1', runId: 'run_1', traceparent: TRACEPARENT, tracestate: 'vendor=1', idempotencyKey: 'run_1/call_1', signal: new AbortController().signal };
+    const ctx = {
+      agentId: ROOT,
+      depth: 0,
+      threadId: 'th_1',
+      runId: 'run_1',
+      traceparent: TRACEPARENT,
+      tracestate: 'vendor=1',
+      idempotencyKey: 'run_1/call_1',
+      signal: new AbortController().signal,
+    };
     const res = await parent.delegate({ subagent_type: A, instruction_set: 'Report.', input_data: { chain: [] } }, ctx);
     expect(res).toEqual({ status: 'SUCCESS', output_payload: { agent: A, depth: 1, task_id: taskIdFromKey('run_1/call_1') } });
     expect(queue.jobs).toEqual([
       {
         args: { subagent_type: A, instruction_set: 'Report.', input_data: { chain: [] }, max_iterations: 5 },
         scope: { depth: 0, maxDepth: 3, lineage: [ROOT] },
-        context: { threadId: 'th_1', runId: 'run_1', agentId: ROOT, traceparent: TRACEPARENT, tracestate: 'vendor=1', idempotencyKey: 'run_1/call_1' },
+        context: {
+          threadId: 'th_1',
+          runId: 'run_1',
+          agentId: ROOT,
+          traceparent: TRACEPARENT,
+          tracestate: 'vendor=1',
+          idempotencyKey: 'run_1/call_1',
+        },
       },
     ]);
     expect(runners[0]!.runs).toEqual([A]);
@@ -132,7 +165,9 @@ describe('dispatch: delegate_task runs elsewhere', () => {
     await expect(parent.delegate({ subagent_type: A, input_data: {} })).rejects.toBeInstanceOf(SkillsInputError);
     const tool = JSON.parse(await parent.delegateTaskTool.execute({ subagent_type: A, input_data: {} }, {})) as ResponsePackage;
     expect(tool.error_report?.code).toBe('ERR_INVALID_ARGUMENTS');
-    await expect(parent.delegate({ subagent_type: A, instruction_set: 'x', input_data: { blob: Buffer.alloc(20_000, 7).toString('base64') } })).rejects.toBeInstanceOf(PayloadTooLargeError);
+    await expect(
+      parent.delegate({ subagent_type: A, instruction_set: 'x', input_data: { blob: Buffer.alloc(20_000, 7).toString('base64') } }),
+    ).rejects.toBeInstanceOf(PayloadTooLargeError);
     expect(queue.jobs).toEqual([]);
   });
 
@@ -177,12 +212,22 @@ describe('runDelegated', () => {
   it('never rejects: a malformed task or request is a FAILURE package', async () => {
     const { workers, ran } = await cluster();
     const w = workers[0]!;
-    for (const bad of [null, 'task', {}, { ...task(), scope: { depth: -1, maxDepth: 3, lineage: [] } }, { ...task(), args: { subagent_type: A } }]) {
+    for (const bad of [
+      null,
+      'task',
+      {},
+      { ...task(), scope: { depth: -1, maxDepth: 3, lineage: [] } },
+      { ...task(), args: { subagent_type: A } },
+    ]) {
       const res = await w.runDelegated(bad as unknown as DelegatedTask);
       expect(res).toMatchObject({ status: 'FAILURE', error_report: { code: 'ERR_INVALID_TASK' } });
     }
     // The one DelegatedTaskSchema is strict: unknown keys anywhere are refused, not dropped.
-    for (const extra of [{ ...task(), extra: 1 }, { ...task(), scope: { ...task().scope, extra: 1 } }, { ...task(), context: { ...task().context, extra: 'x' } }]) {
+    for (const extra of [
+      { ...task(), extra: 1 },
+      { ...task(), scope: { ...task().scope, extra: 1 } },
+      { ...task(), context: { ...task().context, extra: 'x' } },
+    ]) {
       const res = await w.runDelegated(extra as unknown as DelegatedTask);
       expect(res).toMatchObject({ status: 'FAILURE', error_report: { code: 'ERR_INVALID_TASK' } });
     }
@@ -223,7 +268,14 @@ describe('dispatcher failures', () => {
   });
 
   it('a dispatcher that returns something that is not a ResponsePackage is FAILURE / ERR_TOOL_FAILURE', async () => {
-    for (const garbage of [undefined, null, 'SUCCESS', { status: 'DONE', output_payload: {} }, { status: 'SUCCESS' }, { status: 'SUCCESS', output_payload: {}, extra: 1 }]) {
+    for (const garbage of [
+      undefined,
+      null,
+      'SUCCESS',
+      { status: 'DONE', output_payload: {} },
+      { status: 'SUCCESS' },
+      { status: 'SUCCESS', output_payload: {}, extra: 1 },
+    ]) {
       const d = await parentWith(async () => garbage as unknown as ResponsePackage);
       const res = await d.delegate(args);
       expect(res.status).toBe('FAILURE');
@@ -255,25 +307,57 @@ describe('dispatch with the real Runner on the workers (offline scripted model)'
   const allowAll = allowAllGuardrail();
   function manifest(id: string): AgentManifestLike {
     const name = id.split('.').pop() as string;
-    return { schema_version: '1.0', id, version: '1.0.0', name, instructions: `You are ${name}.`, model: { provider: 'openai', name }, tools: [] };
+    return {
+      schema_version: '1.0',
+      id,
+      version: '1.0.0',
+      name,
+      instructions: `You are ${name}.`,
+      model: { provider: 'openai', name },
+      tools: [],
+    };
   }
 
   it("an in-process subagent's own delegate_task goes back through the queue with its scope", async () => {
     const workspace = await tempDir();
-    const parsed = parseDeploymentConfig('baton.yml', process.cwd(), `agents:\n  ${A}:\n    system_tools: [delegate_task]\n  ${B}:\n    system_tools: [delegate_task]\n`);
+    const parsed = parseDeploymentConfig(
+      'baton.yml',
+      process.cwd(),
+      `agents:\n  ${A}:\n    system_tools: [delegate_task]\n  ${B}:\n    system_tools: [delegate_task]\n`,
+    );
     if (!parsed.ok) throw new Error('bad baton.yml');
     const workers: Delegation[] = [];
     const queue = fakeQueue(() => workers);
     for (let i = 0; i < 2; i++) {
-      const registry = createAgentRegistry({ agents: [A, B].map((id) => ({ manifest: manifest(id), source: `${id}.agent.yml` })), deployment: parsed.value });
-      const models = createScriptedProvider({ scripts: {
-        a: (_req, n) => (n === 0 ? { toolCalls: [{ name: 'delegate_task', arguments: { subagent_type: B, instruction_set: 'Say hi.', input_data: {} } }] } : { toolCalls: [{ name: 'yield_control', arguments: { status: 'SUCCESS', output_payload: { from: 'a' } } }] }),
-        b: () => ({ toolCalls: [{ name: 'yield_control', arguments: { status: 'SUCCESS', output_payload: { from: 'b' } } }] }),
-      } });
+      const registry = createAgentRegistry({
+        agents: [A, B].map((id) => ({ manifest: manifest(id), source: `${id}.agent.yml` })),
+        deployment: parsed.value,
+      });
+      const models = createScriptedProvider({
+        scripts: {
+          a: (_req, n) =>
+            n === 0
+              ? { toolCalls: [{ name: 'delegate_task', arguments: { subagent_type: B, instruction_set: 'Say hi.', input_data: {} } }] }
+              : { toolCalls: [{ name: 'yield_control', arguments: { status: 'SUCCESS', output_payload: { from: 'a' } } }] },
+          b: () => ({ toolCalls: [{ name: 'yield_control', arguments: { status: 'SUCCESS', output_payload: { from: 'b' } } }] }),
+        },
+      });
       const holder: { runner?: Runner } = {};
       const lazy: SubagentRunner = { run: (req) => (holder.runner as Runner).run(req) };
-      const delegation = createDelegation({ guardrails: allowAllGuardrail(), runner: lazy, agents: [A, B], workspace, dispatch: queue.dispatch, env: {} });
-      holder.runner = new Runner({ registry, guardrails: allowAll, modelProvider: models.provider, systemTools: [delegation.delegateTaskTool] });
+      const delegation = createDelegation({
+        guardrails: allowAllGuardrail(),
+        runner: lazy,
+        agents: [A, B],
+        workspace,
+        dispatch: queue.dispatch,
+        env: {},
+      });
+      holder.runner = new Runner({
+        registry,
+        guardrails: allowAll,
+        modelProvider: models.provider,
+        systemTools: [delegation.delegateTaskTool],
+      });
       workers.push(delegation);
     }
     const parent = createDelegation({ guardrails: allowAllGuardrail(), workspace, dispatch: queue.dispatch, env: {} });

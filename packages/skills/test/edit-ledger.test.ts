@@ -2,7 +2,14 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ResponsePackage } from '@baton/manifest';
 import { describe, expect, it } from 'vitest';
-import { applyEdits, createDelegation, createFileEditLedger, createMemoryEditLedger, EditLedgerEntrySchema, sha256Hex } from '../src/index.js';
+import {
+  applyEdits,
+  createDelegation,
+  createFileEditLedger,
+  createMemoryEditLedger,
+  EditLedgerEntrySchema,
+  sha256Hex,
+} from '../src/index.js';
 import type { CreateDelegationOptions, Delegation, EditLedger, EditLedgerEntry, FileChange } from '../src/index.js';
 import { fakeQueue, scriptedRunner } from './helpers/fake-queue.js';
 import type { AgentScript } from './helpers/fake-queue.js';
@@ -15,7 +22,12 @@ const BEFORE = 'HEAD\n';
 const AFTER = 'HEAD\nentry\n';
 // Applies again and again if nobody stops it: "HEAD" still matches exactly once after each run.
 const APPEND_ENTRY = 'FILE: log.txt\nREPLACE_START\nHEAD\nREPLACE_WITH\nHEAD\nentry\nREPLACE_END\n';
-const ARGS = { subagent_type: EDITOR, instruction_set: 'Append an entry to log.txt.', input_data: {}, success_criteria: [{ type: 'files_changed', paths: ['log.txt'] }] };
+const ARGS = {
+  subagent_type: EDITOR,
+  instruction_set: 'Append an entry to log.txt.',
+  input_data: {},
+  success_criteria: [{ type: 'files_changed', paths: ['log.txt'] }],
+};
 
 /** A workspace with log.txt, a run counter, and `worker()` making fresh delegation instances (a retried job on a new worker). */
 async function setup() {
@@ -31,11 +43,23 @@ async function setup() {
   const coordinator: AgentScript = async (_req, t) => {
     coordinatorRuns.push(t.taskId);
     const child = await t.delegate(ARGS);
-    return { status: child.status === 'SUCCESS' ? 'SUCCESS' : 'FAILURE', output_payload: { child }, error_report: child.error_report ?? null };
+    return {
+      status: child.status === 'SUCCESS' ? 'SUCCESS' : 'FAILURE',
+      output_payload: { child },
+      error_report: child.error_report ?? null,
+    };
   };
   const worker = (extra: Partial<CreateDelegationOptions> = {}): Delegation => {
     const holder: { d?: Delegation } = {};
-    holder.d = createDelegation({ guardrails: allowAllGuardrail, runner: scriptedRunner({ [EDITOR]: editor, [COORDINATOR]: coordinator }, () => holder.d as Delegation), agents: [EDITOR, COORDINATOR], workspace, applyEdits: true, env: {}, ...extra });
+    holder.d = createDelegation({
+      guardrails: allowAllGuardrail,
+      runner: scriptedRunner({ [EDITOR]: editor, [COORDINATOR]: coordinator }, () => holder.d as Delegation),
+      agents: [EDITOR, COORDINATOR],
+      workspace,
+      applyEdits: true,
+      env: {},
+      ...extra,
+    });
     return holder.d;
   };
   const log = () => readFile(path.join(workspace, 'log.txt'), 'utf8');
@@ -140,7 +164,12 @@ describe('crash-safe edits with the edit ledger', () => {
   it('fails closed: a ledger that cannot record "pending" means nothing is written; one that cannot be read means nothing runs', async () => {
     const { worker, runs, log } = await setup();
     const inner = createMemoryEditLedger();
-    const noPut: EditLedger = { ...inner, get: (k) => inner.get(k), delete: (k) => inner.delete(k), put: async () => Promise.reject(new Error('READONLY replica')) };
+    const noPut: EditLedger = {
+      ...inner,
+      get: (k) => inner.get(k),
+      delete: (k) => inner.delete(k),
+      put: async () => Promise.reject(new Error('READONLY replica')),
+    };
     const res = await worker({ editLedger: noPut }).delegate(ARGS, { idempotencyKey: 'job-f' });
     expect(res.status).toBe('FAILURE');
     expect(res.error_report?.code).toBe('ERR_TOOL_FAILURE');
@@ -148,11 +177,18 @@ describe('crash-safe edits with the edit ledger', () => {
     expect(await log()).toBe(BEFORE);
     expect(runs).toHaveLength(1); // no self-correction on a ledger failure
 
-    const noGet: EditLedger = { ...inner, get: async () => Promise.reject(new Error('connection refused')), put: (k, e) => inner.put(k, e), delete: (k) => inner.delete(k) };
+    const noGet: EditLedger = {
+      ...inner,
+      get: async () => Promise.reject(new Error('connection refused')),
+      put: (k, e) => inner.put(k, e),
+      delete: (k) => inner.delete(k),
+    };
     const res2 = await worker({ editLedger: noGet }).delegate(ARGS, { idempotencyKey: 'job-g' });
     expect(res2.error_report?.message).toMatch(/edit ledger failed \(get .*connection refused.*nothing was run/);
     const garbage: EditLedger = { ...noGet, get: async () => ({ state: 'done' }) as unknown as EditLedgerEntry };
-    expect((await worker({ editLedger: garbage }).delegate(ARGS, { idempotencyKey: 'job-g' })).error_report?.message).toMatch(/not an EditLedgerEntry/);
+    expect((await worker({ editLedger: garbage }).delegate(ARGS, { idempotencyKey: 'job-g' })).error_report?.message).toMatch(
+      /not an EditLedgerEntry/,
+    );
     expect(runs).toHaveLength(1);
     expect(await log()).toBe(BEFORE);
   });
@@ -171,7 +207,10 @@ describe('crash-safe edits with the edit ledger', () => {
       at: new Date().toISOString(),
     });
     const res = await worker({ editLedger: ledger }).delegate(ARGS, { idempotencyKey: 'job-p' });
-    expect(res).toMatchObject({ status: 'FAILURE', error_report: { code: 'ERR_TOOL_FAILURE', details: { landed: ['log.txt'], missing: ['b.txt'] } } });
+    expect(res).toMatchObject({
+      status: 'FAILURE',
+      error_report: { code: 'ERR_TOOL_FAILURE', details: { landed: ['log.txt'], missing: ['b.txt'] } },
+    });
     expect(runs).toHaveLength(0);
     expect((await ledger.get('job-p'))?.state).toBe('pending');
   });
@@ -179,7 +218,12 @@ describe('crash-safe edits with the edit ledger', () => {
   it('a deletion is recorded as a null post-image and recognised as landed', async () => {
     const { workspace, worker, runs } = await setup();
     const ledger = createMemoryEditLedger();
-    await ledger.put('job-del', { state: 'pending', files: [{ path: 'gone.txt', sha256: null }], response: SUCCESS, at: new Date().toISOString() });
+    await ledger.put('job-del', {
+      state: 'pending',
+      files: [{ path: 'gone.txt', sha256: null }],
+      response: SUCCESS,
+      at: new Date().toISOString(),
+    });
     expect(await worker({ editLedger: ledger }).delegate(ARGS, { idempotencyKey: 'job-del' })).toEqual(SUCCESS);
     expect(runs).toHaveLength(0);
     expect(await readdir(workspace)).not.toContain('gone.txt');
@@ -227,7 +271,12 @@ describe('crash-safe edits one level down', () => {
 });
 
 describe('createFileEditLedger', () => {
-  const entry: EditLedgerEntry = { state: 'pending', files: [{ path: 'a.txt', sha256: sha256Hex('a') }], response: { status: 'SUCCESS', output_payload: {} }, at: '2025-01-01T00:00:00.000Z' };
+  const entry: EditLedgerEntry = {
+    state: 'pending',
+    files: [{ path: 'a.txt', sha256: sha256Hex('a') }],
+    response: { status: 'SUCCESS', output_payload: {} },
+    at: '2025-01-01T00:00:00.000Z',
+  };
 
   it('puts, gets and deletes entries atomically, one file per key, no temp files left', async () => {
     const dir = path.join(await tempDir(), 'nested', 'ledger');
@@ -280,7 +329,11 @@ describe('applyEdits beforeWrite', () => {
     expect(await readFile(path.join(ws, 'log.txt'), 'utf8')).toBe(AFTER);
     await res.undo();
 
-    const err = await applyEdits({ workspace: ws, edits: APPEND_ENTRY, beforeWrite: async () => Promise.reject(new Error('ledger down')) }).catch((e: unknown) => e);
+    const err = await applyEdits({
+      workspace: ws,
+      edits: APPEND_ENTRY,
+      beforeWrite: async () => Promise.reject(new Error('ledger down')),
+    }).catch((e: unknown) => e);
     expect((err as Error).message).toBe('ledger down');
     expect(await readFile(path.join(ws, 'log.txt'), 'utf8')).toBe(BEFORE);
     expect(await readdir(ws)).toEqual(['log.txt']);

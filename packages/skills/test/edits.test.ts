@@ -28,7 +28,8 @@ async function expectEditError(p: Promise<unknown>, code: string, text?: RegExp)
 describe('replace blocks', () => {
   it('parses several blocks and applies them', async () => {
     const ws = await workspaceWith({ 'src/a.js': 'const x = 1;\nconst y = 2;\n', 'b.txt': 'hello world\n' });
-    const text = 'FILE: src/a.js\nREPLACE_START\nconst y = 2;\nREPLACE_WITH\nconst y = 3;\nREPLACE_END\n\nFILE: b.txt\nREPLACE_START\nhello\nREPLACE_WITH\ngoodbye\nREPLACE_END\n';
+    const text =
+      'FILE: src/a.js\nREPLACE_START\nconst y = 2;\nREPLACE_WITH\nconst y = 3;\nREPLACE_END\n\nFILE: b.txt\nREPLACE_START\nhello\nREPLACE_WITH\ngoodbye\nREPLACE_END\n';
     expect(parseReplaceBlocks(text)).toHaveLength(2);
     const res = await applyEdits({ workspace: ws, edits: text });
     expect(res.changes).toEqual([
@@ -47,19 +48,31 @@ describe('replace blocks', () => {
 
   it('refuses a snippet that matches zero times, naming the file and the count', async () => {
     const ws = await workspaceWith({ 'a.txt': 'one\n' });
-    await expectEditError(applyEdits({ workspace: ws, edits: 'FILE: a.txt\nREPLACE_START\nthree\nREPLACE_WITH\nfour\nREPLACE_END' }), 'NO_MATCH', /a\.txt.*0 times/);
+    await expectEditError(
+      applyEdits({ workspace: ws, edits: 'FILE: a.txt\nREPLACE_START\nthree\nREPLACE_WITH\nfour\nREPLACE_END' }),
+      'NO_MATCH',
+      /a\.txt.*0 times/,
+    );
   });
 
   it('refuses a snippet that matches several times', async () => {
     const ws = await workspaceWith({ 'a.txt': 'x = 1\nx = 1\nx = 1\n' });
-    const err = await expectEditError(applyEdits({ workspace: ws, edits: 'FILE: a.txt\nREPLACE_START\nx = 1\nREPLACE_WITH\nx = 2\nREPLACE_END' }), 'AMBIGUOUS_MATCH', /3 times/);
+    const err = await expectEditError(
+      applyEdits({ workspace: ws, edits: 'FILE: a.txt\nREPLACE_START\nx = 1\nREPLACE_WITH\nx = 2\nREPLACE_END' }),
+      'AMBIGUOUS_MATCH',
+      /3 times/,
+    );
     expect(err.file).toBe('a.txt');
     expect(await readFile(path.join(ws, 'a.txt'), 'utf8')).toBe('x = 1\nx = 1\nx = 1\n');
   });
 
   it('reports malformed blocks as PARSE_ERROR with a line number', async () => {
     const ws = await workspaceWith({ 'a.txt': 'one\n' });
-    await expectEditError(applyEdits({ workspace: ws, edits: 'FILE: a.txt\nREPLACE_START\none\nREPLACE_END\n' }), 'PARSE_ERROR', /line \d+/);
+    await expectEditError(
+      applyEdits({ workspace: ws, edits: 'FILE: a.txt\nREPLACE_START\none\nREPLACE_END\n' }),
+      'PARSE_ERROR',
+      /line \d+/,
+    );
     await expectEditError(applyEdits({ workspace: ws, edits: [{ format: 'replace_blocks', text: 'garbage' }] }), 'PARSE_ERROR');
   });
 });
@@ -70,8 +83,17 @@ describe('workspace confinement', () => {
     const outside = await tempDir();
     await writeFile(path.join(outside, 'victim.txt'), 'safe\n');
     const rel = path.relative(ws, path.join(outside, 'victim.txt'));
-    await expectEditError(applyEdits({ workspace: ws, edits: `FILE: ${rel}\nREPLACE_START\nsafe\nREPLACE_WITH\npwned\nREPLACE_END` }), 'PATH_ESCAPE');
-    await expectEditError(applyEdits({ workspace: ws, edits: `FILE: ${path.join(outside, 'victim.txt')}\nREPLACE_START\nsafe\nREPLACE_WITH\npwned\nREPLACE_END` }), 'PATH_ESCAPE');
+    await expectEditError(
+      applyEdits({ workspace: ws, edits: `FILE: ${rel}\nREPLACE_START\nsafe\nREPLACE_WITH\npwned\nREPLACE_END` }),
+      'PATH_ESCAPE',
+    );
+    await expectEditError(
+      applyEdits({
+        workspace: ws,
+        edits: `FILE: ${path.join(outside, 'victim.txt')}\nREPLACE_START\nsafe\nREPLACE_WITH\npwned\nREPLACE_END`,
+      }),
+      'PATH_ESCAPE',
+    );
     await expectEditError(applyEdits({ workspace: ws, edits: '--- a/../x.txt\n+++ b/../x.txt\n@@ -1 +1 @@\n-a\n+b\n' }), 'PATH_ESCAPE');
     expect(await readFile(path.join(outside, 'victim.txt'), 'utf8')).toBe('safe\n');
   });
@@ -82,9 +104,20 @@ describe('workspace confinement', () => {
     await writeFile(path.join(outside, 'victim.txt'), 'safe\n');
     await symlink(outside, path.join(ws, 'link-dir'));
     await symlink(path.join(outside, 'victim.txt'), path.join(ws, 'link-file.txt'));
-    await expectEditError(applyEdits({ workspace: ws, edits: 'FILE: link-dir/victim.txt\nREPLACE_START\nsafe\nREPLACE_WITH\npwned\nREPLACE_END' }), 'PATH_ESCAPE', /symlink/);
-    await expectEditError(applyEdits({ workspace: ws, edits: 'FILE: link-file.txt\nREPLACE_START\nsafe\nREPLACE_WITH\npwned\nREPLACE_END' }), 'PATH_ESCAPE', /symlink/);
-    await expectEditError(applyEdits({ workspace: ws, edits: '--- /dev/null\n+++ b/link-dir/new.txt\n@@ -0,0 +1 @@\n+evil\n' }), 'PATH_ESCAPE');
+    await expectEditError(
+      applyEdits({ workspace: ws, edits: 'FILE: link-dir/victim.txt\nREPLACE_START\nsafe\nREPLACE_WITH\npwned\nREPLACE_END' }),
+      'PATH_ESCAPE',
+      /symlink/,
+    );
+    await expectEditError(
+      applyEdits({ workspace: ws, edits: 'FILE: link-file.txt\nREPLACE_START\nsafe\nREPLACE_WITH\npwned\nREPLACE_END' }),
+      'PATH_ESCAPE',
+      /symlink/,
+    );
+    await expectEditError(
+      applyEdits({ workspace: ws, edits: '--- /dev/null\n+++ b/link-dir/new.txt\n@@ -0,0 +1 @@\n+evil\n' }),
+      'PATH_ESCAPE',
+    );
     expect(await readdir(outside)).toEqual(['victim.txt']);
     expect(await readFile(path.join(outside, 'victim.txt'), 'utf8')).toBe('safe\n');
   });
@@ -117,7 +150,8 @@ describe('unified diffs', () => {
 
   it('is all or nothing: one bad file leaves every file untouched', async () => {
     const ws = await workspaceWith({ 'a.txt': 'one\n', 'b.txt': 'two\n' });
-    const patch = createUnifiedDiff({ path: 'a.txt', before: 'one\n', after: 'uno\n' }) + '--- a/b.txt\n+++ b/b.txt\n@@ -1 +1 @@\n-zwei\n+dos\n';
+    const patch =
+      createUnifiedDiff({ path: 'a.txt', before: 'one\n', after: 'uno\n' }) + '--- a/b.txt\n+++ b/b.txt\n@@ -1 +1 @@\n-zwei\n+dos\n';
     await expectEditError(applyEdits({ workspace: ws, edits: patch }), 'PATCH_DOES_NOT_APPLY', /b\.txt/);
     expect(await readFile(path.join(ws, 'a.txt'), 'utf8')).toBe('one\n');
     expect((await readdir(ws)).sort()).toEqual(['a.txt', 'b.txt']);
@@ -150,7 +184,12 @@ describe('unified diffs', () => {
 describe('createUnifiedDiff and git apply', () => {
   it('produces patches that pass `git apply --check` in a real repository', async () => {
     const ws = await tempDir();
-    const git = (...args: string[]): string => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: ws, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const git = (...args: string[]): string =>
+      execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], {
+        cwd: ws,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
     git('init', '-q');
     const before = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
     await writeFile(path.join(ws, 'file.txt'), before);

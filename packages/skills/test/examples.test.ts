@@ -28,7 +28,11 @@ describe('example skills', () => {
         input_data: { file: 'math.js', find: ADD_FIXED.replace('+', '-'), replace: ADD_FIXED, format },
         success_criteria: [
           { type: 'files_changed', paths: ['math.js'] },
-          { type: 'command', command: ['node', '--input-type=module', '-e', "import('./math.js').then(m => process.exit(m.add(2, 3) === 5 ? 0 : 1))"], timeout_ms: 30000 },
+          {
+            type: 'command',
+            command: ['node', '--input-type=module', '-e', "import('./math.js').then(m => process.exit(m.add(2, 3) === 5 ? 0 : 1))"],
+            timeout_ms: 30000,
+          },
         ],
       });
       expect(res.status).toBe('SUCCESS');
@@ -44,7 +48,12 @@ describe('example skills', () => {
     const res = await createDelegation({ guardrails: allowAllGuardrail, skillsDir: EXAMPLES, workspace: ws }).delegate({
       subagent_type: 'coder',
       instruction_set: 'fix add',
-      input_data: { file: 'math.js', find: '  return a - b;\n}\n\nexport function sub', replace: '  return a + b;\n}\n\nexport function sub', format: 'unified_diff' },
+      input_data: {
+        file: 'math.js',
+        find: '  return a - b;\n}\n\nexport function sub',
+        replace: '  return a + b;\n}\n\nexport function sub',
+        format: 'unified_diff',
+      },
     });
     expect(res.status).toBe('SUCCESS');
     await writeFile(path.join(ws, 'fix.diff'), res.output_payload.edits as string);
@@ -53,7 +62,11 @@ describe('example skills', () => {
 
   it('coder asks for clarification when the text to fix is ambiguous', async () => {
     const ws = await buggyWorkspace();
-    const res = await createDelegation({ guardrails: allowAllGuardrail, skillsDir: EXAMPLES, workspace: ws }).delegate({ subagent_type: 'coder', instruction_set: 'fix', input_data: { file: 'math.js', find: 'return a - b;', replace: 'return a + b;' } });
+    const res = await createDelegation({ guardrails: allowAllGuardrail, skillsDir: EXAMPLES, workspace: ws }).delegate({
+      subagent_type: 'coder',
+      instruction_set: 'fix',
+      input_data: { file: 'math.js', find: 'return a - b;', replace: 'return a + b;' },
+    });
     expect(res.status).toBe('BLOCKED_AWAITING_CLARIFICATION');
     expect(res.error_report?.message).toMatch(/occurs 2 times/);
   });
@@ -63,21 +76,40 @@ describe('example skills', () => {
     const d = createDelegation({ guardrails: allowAllGuardrail, skillsDir: EXAMPLES, workspace: ws });
     const schema = { type: 'object', required: ['summary'], properties: { summary: { type: 'string', maxLength: 80 } } };
     const edits = 'FILE: math.js\nREPLACE_START\n  return a - b;\nREPLACE_WITH\n  return a + b;\nREPLACE_END\n';
-    const ok = await d.delegate({ subagent_type: 'reviewer', instruction_set: 'review', input_data: { edits, output: { summary: 'fix add' }, schema, max_changed_lines: 10, forbid: ['eval\\('] } });
+    const ok = await d.delegate({
+      subagent_type: 'reviewer',
+      instruction_set: 'review',
+      input_data: { edits, output: { summary: 'fix add' }, schema, max_changed_lines: 10, forbid: ['eval\\('] },
+    });
     expect(ok.output_payload).toEqual({ verdict: 'approve', reasons: [], changed_lines: 2 });
-    const bad = await d.delegate({ subagent_type: 'reviewer', instruction_set: 'review', input_data: { edits: edits.replace('a + b', 'eval("a+b")'), output: { summary: 42 }, schema, forbid: ['eval\\('] } });
+    const bad = await d.delegate({
+      subagent_type: 'reviewer',
+      instruction_set: 'review',
+      input_data: { edits: edits.replace('a + b', 'eval("a+b")'), output: { summary: 42 }, schema, forbid: ['eval\\('] },
+    });
     expect(bad.output_payload.verdict).toBe('reject');
-    expect(bad.output_payload.reasons).toEqual(['an added line matches the forbidden pattern /eval\\(/', 'output /summary: expected string, got integer']);
+    expect(bad.output_payload.reasons).toEqual([
+      'an added line matches the forbidden pattern /eval\\(/',
+      'output /summary: expected string, got integer',
+    ]);
   });
 
   it('cleaner is denied by default and, once approved, its deletion applies', async () => {
     const ws = await buggyWorkspace();
     await writeFile(path.join(ws, 'junk.tmp'), 'junk\n');
     const args = { subagent_type: 'cleaner', instruction_set: 'delete junk', input_data: { paths: ['junk.tmp'] }, requires_approval: true };
-    const denied = await createDelegation({ guardrails: allowAllGuardrail, skillsDir: EXAMPLES, workspace: ws, applyEdits: true }).delegate(args);
+    const denied = await createDelegation({ guardrails: allowAllGuardrail, skillsDir: EXAMPLES, workspace: ws, applyEdits: true }).delegate(
+      args,
+    );
     expect(denied.error_report?.code).toBe('ERR_CONSTRAINT_VIOLATION');
     expect((await readdir(ws)).sort()).toEqual(['junk.tmp', 'math.js']);
-    const approved = await createDelegation({ guardrails: allowAllGuardrail, skillsDir: EXAMPLES, workspace: ws, applyEdits: true, approvals: async () => true }).delegate(args);
+    const approved = await createDelegation({
+      guardrails: allowAllGuardrail,
+      skillsDir: EXAMPLES,
+      workspace: ws,
+      applyEdits: true,
+      approvals: async () => true,
+    }).delegate(args);
     expect(approved.status).toBe('SUCCESS');
     expect(await readdir(ws)).toEqual(['math.js']);
   });

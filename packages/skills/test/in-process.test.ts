@@ -13,18 +13,35 @@ const allowAll = allowAllGuardrail();
 
 function manifest(id: string): AgentManifestLike {
   const name = id.split('.').pop() as string;
-  return { schema_version: '1.0', id, version: '1.0.0', name, instructions: `You are ${name}.`, model: { provider: 'openai', name }, tools: [] };
+  return {
+    schema_version: '1.0',
+    id,
+    version: '1.0.0',
+    name,
+    instructions: `You are ${name}.`,
+    model: { provider: 'openai', name },
+    tools: [],
+  };
 }
 
 async function setup(scripts: Record<string, ModelScript>, opts: { timeoutMs?: number } = {}) {
   const parsed = parseDeploymentConfig('baton.yml', process.cwd(), `agents:\n  ${PARENT}:\n    system_tools: [delegate_task]\n`);
   if (!parsed.ok) throw new Error('bad baton.yml');
-  const registry = createAgentRegistry({ agents: [PARENT, WORKER].map((id) => ({ manifest: manifest(id), source: `${id}.agent.yml` })), deployment: parsed.value });
+  const registry = createAgentRegistry({
+    agents: [PARENT, WORKER].map((id) => ({ manifest: manifest(id), source: `${id}.agent.yml` })),
+    deployment: parsed.value,
+  });
   const models = createScriptedProvider({ scripts: scripts });
   // The runner needs delegate_task and delegation needs the runner: bind late.
   const holder: { runner?: Runner } = {};
   const lazy: SubagentRunner = { run: (req) => (holder.runner as Runner).run(req) };
-  const delegation = createDelegation({ guardrails: allowAllGuardrail(), runner: lazy, agents: [WORKER], workspace: await tempDir(), ...opts });
+  const delegation = createDelegation({
+    guardrails: allowAllGuardrail(),
+    runner: lazy,
+    agents: [WORKER],
+    workspace: await tempDir(),
+    ...opts,
+  });
   const runner = new Runner({ registry, guardrails: allowAll, modelProvider: models.provider, systemTools: [delegation.delegateTaskTool] });
   holder.runner = runner;
   return { runner, delegation, models };
@@ -35,9 +52,25 @@ describe('in-process agent subagents (real Runner, offline scripted model)', () 
     const { runner, models } = await setup({
       parent: (_req, i) =>
         i === 0
-          ? { toolCalls: [{ name: 'delegate_task', arguments: { subagent_type: WORKER, instruction_set: 'Summarise the ticket.', input_data: { ticket: 'printer on fire' }, success_criteria: ['Output has field summary'] } }] }
+          ? {
+              toolCalls: [
+                {
+                  name: 'delegate_task',
+                  arguments: {
+                    subagent_type: WORKER,
+                    instruction_set: 'Summarise the ticket.',
+                    input_data: { ticket: 'printer on fire' },
+                    success_criteria: ['Output has field summary'],
+                  },
+                },
+              ],
+            }
           : { message: 'done' },
-      worker: () => ({ toolCalls: [{ name: 'yield_control', arguments: { status: 'SUCCESS', output_payload: { summary: 'fire' }, log_summary: 'summarised' } }] }),
+      worker: () => ({
+        toolCalls: [
+          { name: 'yield_control', arguments: { status: 'SUCCESS', output_payload: { summary: 'fire' }, log_summary: 'summarised' } },
+        ],
+      }),
     });
     const result = await runner.run({ agentId: PARENT, input: 'SECRET-PARENT-HISTORY: please handle ticket 7' });
     expect(result.status).toBe('completed');
@@ -62,12 +95,19 @@ describe('in-process agent subagents (real Runner, offline scripted model)', () 
 
   it('termination_trigger: a final answer that meets it ends the run successfully', async () => {
     const { delegation } = await setup({ worker: () => ({ message: 'Report ready. TASK_COMPLETE' }) });
-    const res = await delegation.delegate({ subagent_type: WORKER, instruction_set: 'x', input_data: {}, termination_trigger: 'TASK_COMPLETE' });
+    const res = await delegation.delegate({
+      subagent_type: WORKER,
+      instruction_set: 'x',
+      input_data: {},
+      termination_trigger: 'TASK_COMPLETE',
+    });
     expect(res).toMatchObject({ status: 'SUCCESS', output_payload: { response: 'Report ready. TASK_COMPLETE' } });
   });
 
   it('max_iterations bounds the subagent run (maxTurns), across both attempts', async () => {
-    const { delegation, models } = await setup({ worker: () => ({ toolCalls: [{ name: 'yield_control', arguments: { status: 'MAYBE', output_payload: {} } }] }) });
+    const { delegation, models } = await setup({
+      worker: () => ({ toolCalls: [{ name: 'yield_control', arguments: { status: 'MAYBE', output_payload: {} } }] }),
+    });
     const res = await delegation.delegate({ subagent_type: WORKER, instruction_set: 'x', input_data: {}, max_iterations: 2 });
     expect(res.status).toBe('FAILURE');
     // Seed 002: a spent turn budget is ERR_RESOURCE_EXHAUSTED, not a tool failure.

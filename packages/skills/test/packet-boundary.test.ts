@@ -34,7 +34,12 @@ function recordingGate(options: { refuse?: boolean } = {}) {
           },
           onRecipientModelRequest(request) {
             const input = (request as { input: unknown }).input;
-            const text = typeof input === 'string' ? input : (input as Array<{ content?: unknown }>).map((i) => (typeof i.content === 'string' ? i.content : JSON.stringify(i.content))).join('\n');
+            const text =
+              typeof input === 'string'
+                ? input
+                : (input as Array<{ content?: unknown }>)
+                    .map((i) => (typeof i.content === 'string' ? i.content : JSON.stringify(i.content)))
+                    .join('\n');
             proofs.push({ kind: 'model', digest: digest(input), text });
             if (options.refuse) throw Object.assign(new Error('not the packet'), { code: 'BOUNDARY_VIOLATION' });
           },
@@ -50,14 +55,24 @@ describe('delegation packet gate: boundary proof on every subagent path', () => 
     const dir = await skillsDir([{ name: 'echo', source: ECHO }]);
     const { gate, proofs } = recordingGate();
     const d = createDelegation({ guardrails: allowAllGuardrail(), skillsDir: dir, workspace: await tempDir(), packetGate: gate, env: {} });
-    const res = await d.delegate({ subagent_type: 'echo', instruction_set: 'Echo.', input_data: { allowed: 1, secret: 'PARENT-SECRET-42' } });
+    const res = await d.delegate({
+      subagent_type: 'echo',
+      instruction_set: 'Echo.',
+      input_data: { allowed: 1, secret: 'PARENT-SECRET-42' },
+    });
     expect(res.status).toBe('SUCCESS');
     const received = res.output_payload.received as Record<string, unknown>;
     expect(JSON.stringify(received)).not.toContain('PARENT-SECRET-42');
     expect(proofs).toEqual([{ kind: 'stdin', digest: digest(received) }]);
 
     const refusing = recordingGate({ refuse: true });
-    const stopped = await createDelegation({ guardrails: allowAllGuardrail(), skillsDir: dir, workspace: await tempDir(), packetGate: refusing.gate, env: {} }).delegate({ subagent_type: 'echo', instruction_set: 'Echo.', input_data: { allowed: 1 } });
+    const stopped = await createDelegation({
+      guardrails: allowAllGuardrail(),
+      skillsDir: dir,
+      workspace: await tempDir(),
+      packetGate: refusing.gate,
+      env: {},
+    }).delegate({ subagent_type: 'echo', instruction_set: 'Echo.', input_data: { allowed: 1 } });
     expect(stopped.status).toBe('FAILURE');
     expect(stopped.error_report?.code).toBe('ERR_CONSTRAINT_VIOLATION');
     expect(stopped.error_report?.message).toMatch(/packet gate refused what would be sent to echo/);
@@ -65,23 +80,51 @@ describe('delegation packet gate: boundary proof on every subagent path', () => 
   });
 
   it('an agent subagent: the runner hands its first model request to the hook; a refusal means its model answers nothing', async () => {
-    const manifest: AgentManifestLike = { schema_version: '1.0', id: WORKER, version: '1.0.0', name: 'worker', instructions: 'You are worker.', model: { provider: 'openai', name: 'worker' }, tools: [] };
+    const manifest: AgentManifestLike = {
+      schema_version: '1.0',
+      id: WORKER,
+      version: '1.0.0',
+      name: 'worker',
+      instructions: 'You are worker.',
+      model: { provider: 'openai', name: 'worker' },
+      tools: [],
+    };
     for (const refuse of [false, true]) {
-      const models = createScriptedProvider({ scripts: { worker: () => ({ toolCalls: [{ name: 'yield_control', arguments: { status: 'SUCCESS', output_payload: { ok: true }, log_summary: 'done' } }] }) } });
+      const models = createScriptedProvider({
+        scripts: {
+          worker: () => ({
+            toolCalls: [{ name: 'yield_control', arguments: { status: 'SUCCESS', output_payload: { ok: true }, log_summary: 'done' } }],
+          }),
+        },
+      });
       const holder: { runner?: Runner } = {};
       const lazy: SubagentRunner = { run: (req) => (holder.runner as Runner).run(req) };
       const { gate, proofs } = recordingGate({ refuse });
       let sentPackage: unknown;
       const d = createDelegation({
-    guardrails: allowAllGuardrail(),
+        guardrails: allowAllGuardrail(),
         runner: lazy,
         agents: [WORKER],
         workspace: await tempDir(),
-        packetGate: { prepare: async (req) => { const out = await gate.prepare(req); sentPackage = out.skillPackage; return out; } },
+        packetGate: {
+          prepare: async (req) => {
+            const out = await gate.prepare(req);
+            sentPackage = out.skillPackage;
+            return out;
+          },
+        },
         env: {},
       });
-      holder.runner = new Runner({ registry: createAgentRegistry({ agents: [{ manifest, source: 'worker.agent.yml' }] }), guardrails: allowAll, modelProvider: models.provider });
-      const res = await d.delegate({ subagent_type: WORKER, instruction_set: 'Check it.', input_data: { allowed: 2, secret: 'PARENT-SECRET-42' } });
+      holder.runner = new Runner({
+        registry: createAgentRegistry({ agents: [{ manifest, source: 'worker.agent.yml' }] }),
+        guardrails: allowAll,
+        modelProvider: models.provider,
+      });
+      const res = await d.delegate({
+        subagent_type: WORKER,
+        instruction_set: 'Check it.',
+        input_data: { allowed: 2, secret: 'PARENT-SECRET-42' },
+      });
       if (!refuse) {
         expect(res.status).toBe('SUCCESS');
         expect(proofs).toHaveLength(1);

@@ -6,18 +6,33 @@ import { allowAllGuardrail } from './helpers/guardrail.js';
 
 describe('subprocess plumbing', () => {
   it('spawnJson reports each way a process can misbehave', async () => {
-    const node = (code: string) => ({ command: process.execPath, args: ['-e', code], input: { a: 1 }, timeoutMs: 20_000, env: scrubbedEnv() });
-    expect((await spawnJson(node("process.stdin.pipe(process.stdout)"))).output).toEqual({ a: 1 });
+    const node = (code: string) => ({
+      command: process.execPath,
+      args: ['-e', code],
+      input: { a: 1 },
+      timeoutMs: 20_000,
+      env: scrubbedEnv(),
+    });
+    expect((await spawnJson(node('process.stdin.pipe(process.stdout)'))).output).toEqual({ a: 1 });
     expect((await spawnJson(node('process.exit(4)'))).failure?.code).toBe('NON_ZERO_EXIT');
     expect((await spawnJson(node(''))).failure?.code).toBe('NO_OUTPUT');
     expect((await spawnJson(node("process.stdout.write('[1]')"))).failure?.code).toBe('BAD_JSON');
     expect((await spawnJson(node("process.stdout.write('{oops')"))).failure?.code).toBe('BAD_JSON');
-    expect((await spawnJson({ ...node("process.stdout.write('x'.repeat(100000)); setInterval(() => {}, 1000)"), maxStdoutBytes: 1000 })).failure?.code).toBe('OUTPUT_TOO_LARGE');
+    expect(
+      (await spawnJson({ ...node("process.stdout.write('x'.repeat(100000)); setInterval(() => {}, 1000)"), maxStdoutBytes: 1000 })).failure
+        ?.code,
+    ).toBe('OUTPUT_TOO_LARGE');
     expect((await spawnJson({ command: '/nonexistent/baton-binary', input: {}, timeoutMs: 1000 })).failure?.code).toBe('SPAWN_FAILED');
   });
 
   it('runProcess keeps stderr as capped logs and never passes secrets through scrubbedEnv', async () => {
-    const r = await runProcess({ command: process.execPath, args: ['-e', "process.stderr.write('e'.repeat(5000)); console.log(JSON.stringify(Object.keys(process.env)))"], timeoutMs: 20_000, maxStderrBytes: 100, env: scrubbedEnv({}, { PATH: process.env.PATH, OPENAI_API_KEY: 'sk-x', AWS_SECRET_ACCESS_KEY: 'y' }) });
+    const r = await runProcess({
+      command: process.execPath,
+      args: ['-e', "process.stderr.write('e'.repeat(5000)); console.log(JSON.stringify(Object.keys(process.env)))"],
+      timeoutMs: 20_000,
+      maxStderrBytes: 100,
+      env: scrubbedEnv({}, { PATH: process.env.PATH, OPENAI_API_KEY: 'sk-x', AWS_SECRET_ACCESS_KEY: 'y' }),
+    });
     expect(r.stderr).toHaveLength(100);
     expect(JSON.parse(r.stdout)).toEqual(['PATH']);
   });

@@ -17,13 +17,24 @@ describe('scaffoldSkill', () => {
       expect(res.files).toContain('manifest.json');
       expect(res.files).toContain('README.md');
       const manifest = JSON.parse(await readFile(path.join(res.skillDir, 'manifest.json'), 'utf8'));
-      expect(Object.keys(manifest).sort()).toEqual(['capabilities', 'entry_point', 'input_schema', 'output_schema', 'skill_name', 'version']);
+      expect(Object.keys(manifest).sort()).toEqual([
+        'capabilities',
+        'entry_point',
+        'input_schema',
+        'output_schema',
+        'skill_name',
+        'version',
+      ]);
       const [cmd, ...args] = res.testCommand as [string, ...string[]];
       const run = spawnSync(cmd, args, { cwd: res.skillDir, encoding: 'utf8', timeout: 60_000 });
       expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
 
       const ws = await tempDir();
-      const out = await createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws }).delegate({ subagent_type: `demo-${lang}`, instruction_set: 'Upper-case it', input_data: { text: 'abc' } });
+      const out = await createDelegation({ guardrails: allowAllGuardrail, skillsDir: dir, workspace: ws }).delegate({
+        subagent_type: `demo-${lang}`,
+        instruction_set: 'Upper-case it',
+        input_data: { text: 'abc' },
+      });
       expect(out).toMatchObject({ status: 'SUCCESS', output_payload: { result: 'ABC' } });
     });
   }
@@ -35,8 +46,14 @@ describe('scaffoldSkill', () => {
     const outDir = path.join(dir, 'out');
     await mkdir(outDir);
     const typeRoots = path.dirname(path.dirname(require.resolve('@types/node/package.json')));
-    execFileSync(process.execPath, [tsc, '-p', path.join(res.skillDir, 'tsconfig.json'), '--outDir', outDir, '--typeRoots', typeRoots], { stdio: 'pipe' });
-    const input = JSON.stringify({ task_id: 't', payload: { text: 'x y' }, constraints: { max_iterations: 1, timeout_ms: 1000, capabilities: [] } });
+    execFileSync(process.execPath, [tsc, '-p', path.join(res.skillDir, 'tsconfig.json'), '--outDir', outDir, '--typeRoots', typeRoots], {
+      stdio: 'pipe',
+    });
+    const input = JSON.stringify({
+      task_id: 't',
+      payload: { text: 'x y' },
+      constraints: { max_iterations: 1, timeout_ms: 1000, capabilities: [] },
+    });
     const compiled = spawnSync(process.execPath, [path.join(outDir, 'skill.js')], { input, encoding: 'utf8' });
     const shipped = spawnSync(process.execPath, [path.join(res.skillDir, 'dist/skill.js')], { input, encoding: 'utf8' });
     expect(JSON.parse(compiled.stdout)).toEqual(JSON.parse(shipped.stdout));

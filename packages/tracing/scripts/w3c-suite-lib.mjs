@@ -12,7 +12,11 @@ const repo = resolve(here, '..', '..', '..');
 
 /** The suite's `test/` folder and a python with aiohttp; exits 2 (saying why) when either is missing. */
 export function locateSuite() {
-  const candidates = [process.env.BATON_W3C_TRACE_CONTEXT_TESTS, '/work/shared/w3c-trace-context/test', join(repo, '..', 'shared', 'w3c-trace-context', 'test')].filter(Boolean);
+  const candidates = [
+    process.env.BATON_W3C_TRACE_CONTEXT_TESTS,
+    '/work/shared/w3c-trace-context/test',
+    join(repo, '..', 'shared', 'w3c-trace-context', 'test'),
+  ].filter(Boolean);
   const suiteDir = candidates.find((dir) => existsSync(join(dir, 'test.py')) && existsSync(join(dir, 'tracecontext')));
   if (!suiteDir) {
     console.error(`w3c-suite: the official suite's test/ folder was not found (looked in: ${candidates.join(', ')}).`);
@@ -44,7 +48,14 @@ async function runSuite({ suiteDir, python }, serviceUrl, specLevel, strictLevel
   const port = await freePort();
   const child = spawn(python, ['test.py', serviceUrl], {
     cwd: suiteDir,
-    env: { ...process.env, SPEC_LEVEL: String(specLevel), STRICT_LEVEL: String(strictLevel), HARNESS_HOST: '127.0.0.1', HARNESS_PORT: String(port), HARNESS_TIMEOUT: process.env.HARNESS_TIMEOUT ?? '20' },
+    env: {
+      ...process.env,
+      SPEC_LEVEL: String(specLevel),
+      STRICT_LEVEL: String(strictLevel),
+      HARNESS_HOST: '127.0.0.1',
+      HARNESS_PORT: String(port),
+      HARNESS_TIMEOUT: process.env.HARNESS_TIMEOUT ?? '20',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -67,13 +78,23 @@ export async function runLevels(serviceUrl, label = 'service') {
   const where = locateSuite();
   const targets = { 1: Number(process.env.BATON_W3C_MIN_LEVEL1 ?? 34), 2: Number(process.env.BATON_W3C_MIN_LEVEL2 ?? 38) };
   let ok = true;
-  for (const [level, spec, strict, target] of [['Level 1', 1, 1, targets[1]], ['Level 2 strict', 2, 2, targets[2]]]) {
+  for (const [level, spec, strict, target] of [
+    ['Level 1', 1, 1, targets[1]],
+    ['Level 2 strict', 2, 2, targets[2]],
+  ]) {
     const r = await runSuite(where, serviceUrl, spec, strict);
     const good = Number.isFinite(r.total) && r.passed + r.failed === r.total && r.passed >= target;
-    console.log(`${label}, ${level}: ${r.passed}/${r.total} passed${r.skipped ? ` (${r.skipped} skipped at this level)` : ''} — target ${target}: ${good ? 'met' : 'NOT met'}`);
+    console.log(
+      `${label}, ${level}: ${r.passed}/${r.total} passed${r.skipped ? ` (${r.skipped} skipped at this level)` : ''} — target ${target}: ${good ? 'met' : 'NOT met'}`,
+    );
     if (!good) {
       ok = false;
-      console.log(r.output.split('\n').filter((l) => / \.\.\. (FAIL|ERROR)$|^(AssertionError|FAIL:|ERROR:)/.test(l)).join('\n') || r.output.slice(-4000));
+      console.log(
+        r.output
+          .split('\n')
+          .filter((l) => / \.\.\. (FAIL|ERROR)$|^(AssertionError|FAIL:|ERROR:)/.test(l))
+          .join('\n') || r.output.slice(-4000),
+      );
     }
   }
   console.log(`suite: ${where.suiteDir}; service: ${serviceUrl}; python: ${where.python}`);

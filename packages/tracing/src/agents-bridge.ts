@@ -110,7 +110,8 @@ export function createAgentsTraceBridge(options: AgentsTraceBridgeOptions): Trac
         span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
         span.setAttribute('error.type', typeof error.data?.code === 'string' ? error.data.code : 'agents_sdk_error');
       }
-      if (data.type === 'guardrail' && data.triggered) span.setStatus({ code: SpanStatusCode.ERROR, message: 'guardrail tripwire triggered' });
+      if (data.type === 'guardrail' && data.triggered)
+        span.setStatus({ code: SpanStatusCode.ERROR, message: 'guardrail tripwire triggered' });
       span.end(toDate(sdkSpan.endedAt));
     },
     async forceFlush() {},

@@ -69,9 +69,7 @@ export class JsonlFileSpanExporter implements SpanExporter {
     const text = spans.map((span) => `${JSON.stringify(spanToJsonlRecord(span))}\n`).join('');
     // Spans carry ids, agent names and error text: readable by the owner only (0700 / 0600).
     this.dirReady ??= mkdir(dirname(this.file), { recursive: true, mode: 0o700 });
-    const write = this.pending
-      .then(() => this.dirReady)
-      .then(() => appendFile(this.file, text, { encoding: 'utf8', mode: 0o600 }));
+    const write = this.pending.then(() => this.dirReady).then(() => appendFile(this.file, text, { encoding: 'utf8', mode: 0o600 }));
     this.pending = write.then(
       () => resultCallback({ code: ExportResultCode.SUCCESS }),
       (error: unknown) =>

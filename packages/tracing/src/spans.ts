@@ -14,7 +14,13 @@ import {
   type SpanContext,
   type Tracer,
 } from '@opentelemetry/api';
-import { effectiveTraceFlags, markRandomTraceId, readTraceHeaders, contextWithRemoteParent, type IncomingTraceHeaders } from './w3c/propagator.js';
+import {
+  effectiveTraceFlags,
+  markRandomTraceId,
+  readTraceHeaders,
+  contextWithRemoteParent,
+  type IncomingTraceHeaders,
+} from './w3c/propagator.js';
 import { caseInsensitiveGetter, toHeaderRecord, type IncomingHeaders } from './w3c/headers.js';
 import { TRACE_FLAG_RANDOM, formatTraceparent } from './w3c/traceparent.js';
 import { toW3CTraceState } from './w3c/tracestate.js';
@@ -68,12 +74,22 @@ export function startSpan(options: StartSpanOptions): SpanScope {
   const parent = options.parent;
   const parentSpan = trace.getSpanContext(parent);
   const hasParent = parentSpan !== undefined && isSpanContextValid(parentSpan);
-  let span = tracer.startSpan(options.name, { kind: options.kind ?? SpanKind.INTERNAL, ...(options.attributes ? { attributes: options.attributes } : {}) }, parent);
+  let span = tracer.startSpan(
+    options.name,
+    { kind: options.kind ?? SpanKind.INTERNAL, ...(options.attributes ? { attributes: options.attributes } : {}) },
+    parent,
+  );
   let spanContext = span.spanContext();
   if (!isSpanContextValid(spanContext) || (hasParent && spanContext.spanId === parentSpan.spanId)) {
     span = trace.wrapSpanContext(
       hasParent
-        ? { traceId: parentSpan.traceId, spanId: randomId(8), traceFlags: effectiveTraceFlags(parent, parentSpan), isRemote: false, ...(parentSpan.traceState ? { traceState: parentSpan.traceState } : {}) }
+        ? {
+            traceId: parentSpan.traceId,
+            spanId: randomId(8),
+            traceFlags: effectiveTraceFlags(parent, parentSpan),
+            isRemote: false,
+            ...(parentSpan.traceState ? { traceState: parentSpan.traceState } : {}),
+          }
         : // Not recorded (no SDK), so not sampled; the ids are random.
           { traceId: randomId(16), spanId: randomId(8), traceFlags: TRACE_FLAG_RANDOM, isRemote: false },
     );
@@ -135,7 +151,11 @@ export function startServerSpan(options: StartServerSpanOptions): ServerSpanScop
     parent,
     kind: SpanKind.SERVER,
     ...(options.tracer ? { tracer: options.tracer } : {}),
-    attributes: { ...options.attributes, 'baton.trace_context.traceparent': incoming.traceparent, 'baton.trace_context.tracestate': incoming.tracestate },
+    attributes: {
+      ...options.attributes,
+      'baton.trace_context.traceparent': incoming.traceparent,
+      'baton.trace_context.tracestate': incoming.tracestate,
+    },
   });
   return {
     ...scope,

@@ -42,7 +42,8 @@ interface Action {
 export async function startTraceContextTestService(options: TraceContextTestServiceOptions = {}): Promise<TraceContextTestService> {
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? 0;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new TracingConfigError(`port must be an integer from 0 to 65535; got ${String(port)}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new TracingConfigError(`port must be an integer from 0 to 65535; got ${String(port)}`);
   const maxBody = options.maxBodyBytes ?? 1024 * 1024;
   const maxDepth = options.maxDepth ?? 8;
   const doFetch = options.fetch ?? globalThis.fetch;
@@ -58,15 +59,28 @@ export async function startTraceContextTestService(options: TraceContextTestServ
     const actions = parseActions(body, 0, maxDepth);
     if (typeof actions === 'string') return reply(400, { error: actions });
 
-    const server = startServerSpan({ headers: req.rawHeaders, name: `${req.method} ${req.url ?? '/'}`, ...(options.tracer ? { tracer: options.tracer } : {}) });
+    const server = startServerSpan({
+      headers: req.rawHeaders,
+      name: `${req.method} ${req.url ?? '/'}`,
+      ...(options.tracer ? { tracer: options.tracer } : {}),
+    });
     const results: Array<{ url: string; status?: number; error?: string }> = [];
     for (const action of actions) {
       // One client span per callback: each hop gets its own parent id.
-      const client = startSpan({ name: 'POST', parent: server.context, kind: SpanKind.CLIENT, ...(options.tracer ? { tracer: options.tracer } : {}), attributes: { 'url.full': action.url } });
+      const client = startSpan({
+        name: 'POST',
+        parent: server.context,
+        kind: SpanKind.CLIENT,
+        ...(options.tracer ? { tracer: options.tracer } : {}),
+        attributes: { 'url.full': action.url },
+      });
       try {
         const response = await doFetch(action.url, {
           method: 'POST',
-          headers: injectTraceHeaders({ context: client.context, headers: { 'content-type': 'application/json', accept: 'application/json' } }),
+          headers: injectTraceHeaders({
+            context: client.context,
+            headers: { 'content-type': 'application/json', accept: 'application/json' },
+          }),
           body: JSON.stringify(action.arguments ?? []),
         });
         await response.arrayBuffer();

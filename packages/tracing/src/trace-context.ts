@@ -84,7 +84,8 @@ export interface ContextFromTraceparentOptions {
  * program passed on purpose; a server receiving headers ignores them instead, see `startServerSpan`).
  */
 export function contextFromTraceparent(options: ContextFromTraceparentOptions): Context {
-  const parsed = typeof options.traceparent === 'string' ? parseTraceparent(options.traceparent) : ({ ok: false, reason: 'bad_format' } as const);
+  const parsed =
+    typeof options.traceparent === 'string' ? parseTraceparent(options.traceparent) : ({ ok: false, reason: 'bad_format' } as const);
   if (!parsed.ok) {
     throw new InvalidTraceContextError(
       `traceparent is not a valid W3C trace context (${parsed.reason}; expected 00-<32 hex trace id>-<16 hex span id>-<2 hex flags>, lower-case, ids not all zero)`,
@@ -113,7 +114,8 @@ export interface ContextFromSpanIdsOptions {
  */
 export function contextFromSpanIds(options: ContextFromSpanIdsOptions): Context {
   const flags = options.traceFlags ?? TraceFlags.SAMPLED;
-  if (!Number.isInteger(flags) || flags < 0 || flags > 0xff) throw new InvalidTraceContextError(`traceFlags must be an integer from 0 to 255; got ${String(flags)}`);
+  if (!Number.isInteger(flags) || flags < 0 || flags > 0xff)
+    throw new InvalidTraceContextError(`traceFlags must be an integer from 0 to 255; got ${String(flags)}`);
   return contextFromTraceparent({
     traceparent: formatTraceparent(String(options.traceId), String(options.parentSpanId), flags),
     ...(options.tracestate !== undefined ? { tracestate: options.tracestate } : {}),

@@ -107,7 +107,10 @@ describe('Agents SDK → OpenTelemetry bridge', () => {
 
   const byName = (spans: ReadableSpan[], name: string) => {
     const found = spans.filter((s) => s.name === name);
-    expect(found.map((s) => s.name), `span ${name} among ${spans.map((s) => s.name).join(', ')}`).toHaveLength(1);
+    expect(
+      found.map((s) => s.name),
+      `span ${name} among ${spans.map((s) => s.name).join(', ')}`,
+    ).toHaveLength(1);
     return found[0]!;
   };
   const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
@@ -134,7 +137,11 @@ describe('Agents SDK → OpenTelemetry bridge', () => {
     expect(triageSpan.attributes['openai_agents.agent.tools']).toEqual(['lookup_order']);
 
     const tool = byName(spans, 'execute_tool lookup_order');
-    expect(tool.attributes).toMatchObject({ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'lookup_order', 'gen_ai.tool.type': 'function' });
+    expect(tool.attributes).toMatchObject({
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': 'lookup_order',
+      'gen_ai.tool.type': 'function',
+    });
     expect(tool.attributes['gen_ai.tool.call.arguments']).toBeUndefined();
     expect(parentSpan(triageSpan)).toBe(task);
     expect(parentSpan(refundsSpan)).toBe(task);
@@ -152,7 +159,11 @@ describe('Agents SDK → OpenTelemetry bridge', () => {
     const generations = spans.filter((s) => s.name.startsWith('chat '));
     expect(generations.map((s) => s.name).sort()).toEqual(['chat offline-refunds', 'chat offline-triage', 'chat offline-triage']);
     for (const generation of generations) {
-      expect(generation.attributes).toMatchObject({ 'gen_ai.operation.name': 'chat', 'gen_ai.usage.input_tokens': 11, 'gen_ai.usage.output_tokens': 7 });
+      expect(generation.attributes).toMatchObject({
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.usage.input_tokens': 11,
+        'gen_ai.usage.output_tokens': 7,
+      });
       expect(generation.attributes['gen_ai.input.messages']).toBeUndefined();
       const expectedAgent = generation.name === 'chat offline-refunds' ? refundsSpan : triageSpan;
       const turn = parentSpan(generation)!;

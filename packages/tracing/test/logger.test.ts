@@ -80,11 +80,20 @@ describe('createLogger', () => {
     const error = Object.assign(new Error('boom'), { code: 'E_X' });
     logger.info('tricky', { circular, big: 10n, error, fn: () => 1 });
     const [line] = sink.parsed();
-    expect(line).toMatchObject({ circular: { name: 'loop', self: '[Circular]' }, big: '10', error: { name: 'Error', message: 'boom', code: 'E_X' } });
+    expect(line).toMatchObject({
+      circular: { name: 'loop', self: '[Circular]' },
+      big: '10',
+      error: { name: 'Error', message: 'boom', code: 'E_X' },
+    });
     expect(line).not.toHaveProperty('fn');
     expect(JSON.stringify(line)).not.toContain('at ');
 
-    const broken = createLogger({ name: 'svc', write: () => { throw new Error('disk full'); } });
+    const broken = createLogger({
+      name: 'svc',
+      write: () => {
+        throw new Error('disk full');
+      },
+    });
     expect(() => broken.error('still fine')).not.toThrow();
   });
 

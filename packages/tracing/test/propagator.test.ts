@@ -1,5 +1,14 @@
 // The Level 2 propagator and its parts, case by case from the specification's text.
-import { ROOT_CONTEXT, SpanKind, defaultTextMapGetter, defaultTextMapSetter, propagation, trace, type Context, type TraceState as OtelTraceState } from '@opentelemetry/api';
+import {
+  ROOT_CONTEXT,
+  SpanKind,
+  defaultTextMapGetter,
+  defaultTextMapSetter,
+  propagation,
+  trace,
+  type Context,
+  type TraceState as OtelTraceState,
+} from '@opentelemetry/api';
 import { TraceState } from '@opentelemetry/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -32,12 +41,15 @@ function inject(ctx: Context): Record<string, string> {
 }
 
 describe('parseTraceparent', () => {
-  it('accepts the specification\'s examples', () => {
+  it("accepts the specification's examples", () => {
     expect(parseTraceparent('00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01')).toEqual({
       ok: true,
       value: { version: '00', traceId: TRACE_ID, parentId: SPAN_ID, traceFlags: 1 },
     });
-    expect(parseTraceparent('00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00')).toMatchObject({ ok: true, value: { traceFlags: 0 } });
+    expect(parseTraceparent('00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00')).toMatchObject({
+      ok: true,
+      value: { traceFlags: 0 },
+    });
   });
 
   it('says why it rejects', () => {
@@ -50,8 +62,11 @@ describe('parseTraceparent', () => {
     expect(parseTraceparent(`00-${TRACE_ID}-${SPAN_ID}-01-extra`)).toEqual({ ok: false, reason: 'bad_format' });
   });
 
-  it('reads a higher version\'s 00 fields and ignores the rest, known flags only', () => {
-    expect(parseTraceparent(`01-${TRACE_ID}-${SPAN_ID}-ff-anything-here`)).toEqual({ ok: true, value: { version: '01', traceId: TRACE_ID, parentId: SPAN_ID, traceFlags: 3 } });
+  it("reads a higher version's 00 fields and ignores the rest, known flags only", () => {
+    expect(parseTraceparent(`01-${TRACE_ID}-${SPAN_ID}-ff-anything-here`)).toEqual({
+      ok: true,
+      value: { version: '01', traceId: TRACE_ID, parentId: SPAN_ID, traceFlags: 3 },
+    });
     expect(parseTraceparent(`01-${TRACE_ID}-${SPAN_ID}-01x`)).toEqual({ ok: false, reason: 'bad_format' });
   });
 
@@ -68,12 +83,18 @@ describe('tracestate', () => {
     expect(parseTracestateList('a=1,b')).toMatchObject({ ok: false, reason: 'bad_member' });
     expect(parseTracestateList('a=1,B=2')).toMatchObject({ ok: false, reason: 'bad_key' });
     expect(parseTracestateList('a=1,b= ')).toMatchObject({ ok: false, reason: 'bad_value' });
-    expect(parseTracestateList(Array.from({ length: 33 }, (_, i) => `k${i}=v`).join(','))).toMatchObject({ ok: false, reason: 'too_many_members' });
+    expect(parseTracestateList(Array.from({ length: 33 }, (_, i) => `k${i}=v`).join(','))).toMatchObject({
+      ok: false,
+      reason: 'too_many_members',
+    });
     expect(parseTracestateList(' , ,\t')).toEqual({ ok: true, value: undefined });
   });
 
   it('keeps OTel-shaped state valid: set moves a key left, past 32 the right-most goes', () => {
-    let state = new W3CTraceState([['rojo', '1'], ['congo', '2']]);
+    let state = new W3CTraceState([
+      ['rojo', '1'],
+      ['congo', '2'],
+    ]);
     state = state.set('congo', '3');
     expect(state.serialize()).toBe('congo=3,rojo=1');
     expect(state.unset('rojo').serialize()).toBe('congo=3');
@@ -88,7 +109,12 @@ describe('tracestate', () => {
 
   it('truncates whole members, the long ones first, then from the right', () => {
     const long = 'x'.repeat(200);
-    const state = new W3CTraceState([['a', '1'], ['big', long], ['b', '2'], ['c', '3']]);
+    const state = new W3CTraceState([
+      ['a', '1'],
+      ['big', long],
+      ['b', '2'],
+      ['c', '3'],
+    ]);
     expect(state.truncate(11).serialize()).toBe('a=1,b=2,c=3');
     expect(state.truncate(7).serialize()).toBe('a=1,b=2');
     expect(state.truncate(0).serialize()).toBe('');
@@ -105,13 +131,23 @@ describe('readTraceHeaders', () => {
   it('reports what it did with each header', () => {
     expect(readTraceHeaders({}, caseInsensitiveGetter)).toEqual({ traceparent: 'absent', tracestate: 'absent' });
     expect(readTraceHeaders({ tracestate: 'a=1' }, caseInsensitiveGetter)).toEqual({ traceparent: 'absent', tracestate: 'ignored' });
-    expect(readTraceHeaders({ traceparent: [tp('01'), tp('01')] }, caseInsensitiveGetter)).toEqual({ traceparent: 'duplicated', tracestate: 'absent' });
+    expect(readTraceHeaders({ traceparent: [tp('01'), tp('01')] }, caseInsensitiveGetter)).toEqual({
+      traceparent: 'duplicated',
+      tracestate: 'absent',
+    });
     expect(readTraceHeaders({ traceparent: tp('01'), TraceParent: tp('01') }, caseInsensitiveGetter).traceparent).toBe('duplicated');
-    expect(readTraceHeaders({ traceparent: tp('01'), tracestate: 'a=1,A=2' }, caseInsensitiveGetter)).toMatchObject({ traceparent: 'valid', tracestate: 'bad_key', parent: { traceId: TRACE_ID } });
-    expect(readTraceHeaders({ traceparent: tp('01'), tracestate: '' }, caseInsensitiveGetter)).toMatchObject({ traceparent: 'valid', tracestate: 'empty' });
+    expect(readTraceHeaders({ traceparent: tp('01'), tracestate: 'a=1,A=2' }, caseInsensitiveGetter)).toMatchObject({
+      traceparent: 'valid',
+      tracestate: 'bad_key',
+      parent: { traceId: TRACE_ID },
+    });
+    expect(readTraceHeaders({ traceparent: tp('01'), tracestate: '' }, caseInsensitiveGetter)).toMatchObject({
+      traceparent: 'valid',
+      tracestate: 'empty',
+    });
   });
 
-  it('keeps repeated fields apart when given Node\'s rawHeaders', () => {
+  it("keeps repeated fields apart when given Node's rawHeaders", () => {
     const headers = headersFromRaw(['TraceParent', tp('01'), 'tracestate', 'a=1', 'TRACESTATE', 'b=2']);
     expect(readTraceHeaders(headers, caseInsensitiveGetter).parent?.tracestate?.serialize()).toBe('a=1,b=2');
     expect(headersFromRaw(['__proto__', 'x']).__proto__).toEqual(['x']);
@@ -135,7 +171,12 @@ describe('W3CTraceContextLevel2Propagator on the OpenTelemetry API', () => {
     const ctx = trace.setSpanContext(ROOT_CONTEXT, { traceId: TRACE_ID, spanId: SPAN_ID, traceFlags: 1, traceState: foreign });
     expect(inject(ctx)).toEqual({ traceparent: tp('01') });
     // OpenTelemetry's own TraceState is re-read through the grammar too.
-    const otel = trace.setSpanContext(ROOT_CONTEXT, { traceId: TRACE_ID, spanId: SPAN_ID, traceFlags: 1, traceState: new TraceState('ok=1') });
+    const otel = trace.setSpanContext(ROOT_CONTEXT, {
+      traceId: TRACE_ID,
+      spanId: SPAN_ID,
+      traceFlags: 1,
+      traceState: new TraceState('ok=1'),
+    });
     expect(inject(otel)).toEqual({ traceparent: tp('01'), tracestate: 'ok=1' });
   });
 
@@ -149,7 +190,7 @@ describe('W3CTraceContextLevel2Propagator on the OpenTelemetry API', () => {
 });
 
 describe('startSpan', () => {
-  it('without an SDK: its own span id, the parent\'s trace id, flags and tracestate unchanged', () => {
+  it("without an SDK: its own span id, the parent's trace id, flags and tracestate unchanged", () => {
     for (const flags of ['00', '01', '02', '03']) {
       const parent = contextFromTraceparent({ traceparent: tp(flags), tracestate: 'rojo=1' });
       const child = startSpan({ name: 'hop', parent });
@@ -174,7 +215,12 @@ describe('startSpan', () => {
 
     it('keeps the random flag the SDK drops, and the sampled decision it makes', async () => {
       tracing = createTestTracing();
-      const child = startSpan({ name: 'hop', parent: contextFromTraceparent({ traceparent: tp('03') }), tracer: tracing.tracer, kind: SpanKind.CLIENT });
+      const child = startSpan({
+        name: 'hop',
+        parent: contextFromTraceparent({ traceparent: tp('03') }),
+        tracer: tracing.tracer,
+        kind: SpanKind.CLIENT,
+      });
       expect(child.span.spanContext().traceFlags).toBe(1); // what the SDK itself keeps
       expect(child.traceparent).toBe(`00-${TRACE_ID}-${child.ids.spanId}-03`);
       const unsampled = startSpan({ name: 'hop', parent: contextFromTraceparent({ traceparent: tp('02') }), tracer: tracing.tracer });
@@ -199,7 +245,11 @@ describe('startServerSpan', () => {
   });
 
   it('starts a new trace for a repeated or invalid traceparent', () => {
-    for (const headers of [['traceparent', tp('01'), 'traceparent', tp('01')], ['traceparent', tp('01').toUpperCase()], { traceparent: `ff${tp('01').slice(2)}` }]) {
+    for (const headers of [
+      ['traceparent', tp('01'), 'traceparent', tp('01')],
+      ['traceparent', tp('01').toUpperCase()],
+      { traceparent: `ff${tp('01').slice(2)}` },
+    ]) {
       const scope = startServerSpan({ headers, name: 'POST /x' });
       expect(scope.ids.traceId).not.toBe(TRACE_ID);
       scope.end({ code: 'x', message: 'y' });

@@ -98,7 +98,9 @@ describe('setupTracing', () => {
 
   it('rejects bad configuration with a typed error', () => {
     expect(() => setupTracing({ serviceName: '' })).toThrow(TracingConfigError);
-    expect(() => setupTracing({ serviceName: 'x', otlpEndpoint: 'not a url', registerGlobal: false })).toThrow(/otlpEndpoint is not a valid URL/);
+    expect(() => setupTracing({ serviceName: 'x', otlpEndpoint: 'not a url', registerGlobal: false })).toThrow(
+      /otlpEndpoint is not a valid URL/,
+    );
     expect(() => setupTracing({ serviceName: 'x', env: { OTEL_EXPORTER_OTLP_ENDPOINT: 'ftp://x' }, registerGlobal: false })).toThrow(
       /OTEL_EXPORTER_OTLP_ENDPOINT must be an http\(s\) URL/,
     );

@@ -41,15 +41,22 @@ afterAll(async () => {
 });
 
 /** POSTs to the service with exactly these header fields (repeats and whitespace kept). */
-function post(url: string, fields: Array<[string, string]>, body: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined> }> {
+function post(
+  url: string,
+  fields: Array<[string, string]>,
+  body: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined> }> {
   const target = new URL(url);
   const raw = ['host', target.host, 'content-type', 'application/json', 'content-length', String(Buffer.byteLength(body))];
   for (const [name, value] of fields) raw.push(name, value);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: raw, agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
-    });
+    const req = httpRequest(
+      { host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: raw, agent: false },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -67,7 +74,8 @@ interface Seen {
 }
 
 function inspect(cb: Callback): Seen {
-  const values = (name: string) => cb.rawHeaders.flatMap((v, i) => (i % 2 === 0 && v.toLowerCase() === name ? [cb.rawHeaders[i + 1]!] : []));
+  const values = (name: string) =>
+    cb.rawHeaders.flatMap((v, i) => (i % 2 === 0 && v.toLowerCase() === name ? [cb.rawHeaders[i + 1]!] : []));
   const traceparent = values('traceparent');
   const states = values('tracestate');
   const match = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/.exec(traceparent[0] ?? '');
@@ -79,11 +87,22 @@ function inspect(cb: Callback): Seen {
     const eq = m.indexOf('=');
     tracestate.push([m.slice(0, eq), m.slice(eq + 1)]);
   }
-  return { traceparent, version: match?.[1] ?? '', traceId: match?.[2] ?? '', parentId: match?.[3] ?? '', flags: match ? Number.parseInt(match[4]!, 16) : -1, tracestate, tracestateRaw };
+  return {
+    traceparent,
+    version: match?.[1] ?? '',
+    traceId: match?.[2] ?? '',
+    parentId: match?.[3] ?? '',
+    flags: match ? Number.parseInt(match[4]!, 16) : -1,
+    tracestate,
+    tracestateRaw,
+  };
 }
 
 /** Sends `fields` to the service, which calls the harness back `count` times; returns what arrived. */
-async function through(fields: Array<[string, string]>, count = 1): Promise<{ seen: Seen[]; response: { status: number; headers: Record<string, string | string[] | undefined> } }> {
+async function through(
+  fields: Array<[string, string]>,
+  count = 1,
+): Promise<{ seen: Seen[]; response: { status: number; headers: Record<string, string | string[] | undefined> } }> {
   const scope = `s${++nextScope}`;
   const actions = Array.from({ length: count }, (_, i) => ({ url: `${harnessUrl}/${scope}.${i}`, arguments: [] }));
   const response = await post(service.url, fields, JSON.stringify(actions));
@@ -164,7 +183,13 @@ describe('traceparent (receiving)', () => {
   it('rejects bad trace ids: all zero, illegal characters, wrong length, upper case', async () => {
     const zero = await one([['traceparent', TP('01', '0'.repeat(32))]]);
     expect(zero.traceId).not.toBe('0'.repeat(32));
-    for (const id of ['.2345678901234567890123456789012', '1234567890123456789012345678901.', `${TRACE_ID}3`, TRACE_ID.slice(1), 'ABCDEF78901234567890123456789012']) {
+    for (const id of [
+      '.2345678901234567890123456789012',
+      '1234567890123456789012345678901.',
+      `${TRACE_ID}3`,
+      TRACE_ID.slice(1),
+      'ABCDEF78901234567890123456789012',
+    ]) {
       const s = await one([['traceparent', TP('01', id)]]);
       expect(s.traceId).not.toBe(id);
       expect(s.traceId).not.toBe(TRACE_ID);
@@ -172,7 +197,8 @@ describe('traceparent (receiving)', () => {
   });
 
   it('rejects bad parent ids: all zero, illegal characters, wrong length, upper case', async () => {
-    for (const id of ['0'.repeat(16), '.234567890123456', '123456789012345.', `${PARENT_ID}7`, PARENT_ID.slice(1), 'ABCDEF7890123456']) await restarts([['traceparent', TP('01', TRACE_ID, id)]]);
+    for (const id of ['0'.repeat(16), '.234567890123456', '123456789012345.', `${PARENT_ID}7`, PARENT_ID.slice(1), 'ABCDEF7890123456'])
+      await restarts([['traceparent', TP('01', TRACE_ID, id)]]);
   });
 
   it('rejects bad flags: illegal characters, wrong length', async () => {
@@ -209,12 +235,22 @@ describe('tracestate (receiving)', () => {
   });
 
   it('is discarded with an invalid traceparent', async () => {
-    expect((await restarts([['traceparent', TP('01', '0'.repeat(32))], ['tracestate', 'foo=1']])).tracestate).toEqual([]);
+    expect(
+      (
+        await restarts([
+          ['traceparent', TP('01', '0'.repeat(32))],
+          ['tracestate', 'foo=1'],
+        ])
+      ).tracestate,
+    ).toEqual([]);
   });
 
   it('is carried on with a valid traceparent, in order', async () => {
     const s = await continues([parent, ['tracestate', 'foo=1,bar=2']]);
-    expect(s.tracestate).toEqual([['foo', '1'], ['bar', '2']]);
+    expect(s.tracestate).toEqual([
+      ['foo', '1'],
+      ['bar', '2'],
+    ]);
   });
 
   it('reads the header name case-insensitively, and only that name', async () => {
@@ -231,18 +267,35 @@ describe('tracestate (receiving)', () => {
 
   it('combines repeated headers in order (RFC 9110)', async () => {
     const s = await continues([parent, ['tracestate', 'foo=1,bar=2'], ['tracestate', 'rojo=1,congo=2'], ['tracestate', 'baz=3']]);
-    expect(s.tracestate).toEqual([['foo', '1'], ['bar', '2'], ['rojo', '1'], ['congo', '2'], ['baz', '3']]);
+    expect(s.tracestate).toEqual([
+      ['foo', '1'],
+      ['bar', '2'],
+      ['rojo', '1'],
+      ['congo', '2'],
+      ['baz', '3'],
+    ]);
   });
 
   it('keeps one member of a duplicated key', async () => {
-    for (const fields of [[['tracestate', 'foo=1,foo=1']], [['tracestate', 'foo=1,foo=2']], [['tracestate', 'foo=1'], ['tracestate', 'foo=1']], [['tracestate', 'foo=1'], ['tracestate', 'foo=2']]] as Array<Array<[string, string]>>) {
+    for (const fields of [
+      [['tracestate', 'foo=1,foo=1']],
+      [['tracestate', 'foo=1,foo=2']],
+      [
+        ['tracestate', 'foo=1'],
+        ['tracestate', 'foo=1'],
+      ],
+      [
+        ['tracestate', 'foo=1'],
+        ['tracestate', 'foo=2'],
+      ],
+    ] as Array<Array<[string, string]>>) {
       const s = await continues([parent, ...fields]);
       expect(s.tracestate.filter(([k]) => k === 'foo')).toHaveLength(1);
       expect(['1', '2']).toContain(key(s, 'foo'));
     }
   });
 
-  it('accepts every allowed key and value character, keeping a value\'s leading space', async () => {
+  it("accepts every allowed key and value character, keeping a value's leading space", async () => {
     const plainKey = 'abcdefghijklmnopqrstuvwxyz0123456789_-*/';
     const vendorKey = `${plainKey}@a-z0-9_-*/`;
     let value = '';
@@ -253,25 +306,38 @@ describe('tracestate (receiving)', () => {
 
   it('ignores OWS around members', async () => {
     for (const v of ['foo=1 \t , \t bar=2, \t baz=3', 'foo=1\t \t,\t \tbar=2,\t \tbaz=3']) {
-      expect((await continues([parent, ['tracestate', v]])).tracestate).toEqual([['foo', '1'], ['bar', '2'], ['baz', '3']]);
+      expect((await continues([parent, ['tracestate', v]])).tracestate).toEqual([
+        ['foo', '1'],
+        ['bar', '2'],
+        ['baz', '3'],
+      ]);
     }
-    for (const v of [' foo=1', '\tfoo=1', 'foo=1 ', 'foo=1\t', '\t foo=1 \t']) expect((await continues([parent, ['tracestate', v]])).tracestate).toEqual([['foo', '1']]);
+    for (const v of [' foo=1', '\tfoo=1', 'foo=1 ', 'foo=1\t', '\t foo=1 \t'])
+      expect((await continues([parent, ['tracestate', v]])).tracestate).toEqual([['foo', '1']]);
   });
 
   it('discards the whole header for an illegal key (the traceparent stays)', async () => {
-    for (const v of ['foo =1', 'FOO=1', 'foo.bar=1', '@foo=1,bar=2', 'bar=2,Foo=1']) expect((await continues([parent, ['tracestate', v]])).tracestate).toEqual([]);
+    for (const v of ['foo =1', 'FOO=1', 'foo.bar=1', '@foo=1,bar=2', 'bar=2,Foo=1'])
+      expect((await continues([parent, ['tracestate', v]])).tracestate).toEqual([]);
   });
 
   it('accepts "@" anywhere in a key after the first character', async () => {
     for (const k of ['foo@', 'foo@@bar', 'foo@bar@baz']) {
       const s = await continues([parent, ['tracestate', `${k}=1,bar=2`]]);
-      expect(s.tracestate).toEqual([[k, '1'], ['bar', '2']]);
+      expect(s.tracestate).toEqual([
+        [k, '1'],
+        ['bar', '2'],
+      ]);
     }
   });
 
   it('keeps 32 members and discards 33', async () => {
-    const members = (n: number) => Array.from({ length: n }, (_, i) => `bar${String(i + 1).padStart(2, '0')}=${String(i + 1).padStart(2, '0')}`);
-    const split = (list: string[]): Array<[string, string]> => [list.slice(0, 10), list.slice(10, 20), list.slice(20, 30), list.slice(30)].map((part) => ['tracestate', part.join(',')] as [string, string]);
+    const members = (n: number) =>
+      Array.from({ length: n }, (_, i) => `bar${String(i + 1).padStart(2, '0')}=${String(i + 1).padStart(2, '0')}`);
+    const split = (list: string[]): Array<[string, string]> =>
+      [list.slice(0, 10), list.slice(10, 20), list.slice(20, 30), list.slice(30)].map(
+        (part) => ['tracestate', part.join(',')] as [string, string],
+      );
     expect((await continues([parent, ...split(members(32))])).tracestate).toHaveLength(32);
     expect((await continues([parent, ...split(members(33))])).tracestate).toEqual([]);
   });
@@ -279,18 +345,22 @@ describe('tracestate (receiving)', () => {
   it('accepts keys up to 256 characters and discards the header for 257', async () => {
     for (const k of ['z'.repeat(256), `${'t'.repeat(241)}@${'v'.repeat(14)}`, `${'t'.repeat(242)}@v`, `t@${'v'.repeat(15)}`]) {
       const s = await continues([parent, ['tracestate', 'foo=1'], ['tracestate', `${k}=1`]]);
-      expect(s.tracestate).toEqual([['foo', '1'], [k, '1']]);
+      expect(s.tracestate).toEqual([
+        ['foo', '1'],
+        [k, '1'],
+      ]);
     }
     expect((await continues([parent, ['tracestate', 'foo=1'], ['tracestate', `${'z'.repeat(257)}=1`]])).tracestate).toEqual([]);
   });
 
   it('discards the whole header for an illegal value', async () => {
-    for (const v of ['foo=bar=baz', 'foo=,bar=3', `foo=${'x'.repeat(257)}`, 'foo=a\tb', 'foo=a,b']) expect((await continues([parent, ['tracestate', v]])).tracestate).toEqual([]);
+    for (const v of ['foo=bar=baz', 'foo=,bar=3', `foo=${'x'.repeat(257)}`, 'foo=a\tb', 'foo=a,b'])
+      expect((await continues([parent, ['tracestate', v]])).tracestate).toEqual([]);
   });
 });
 
 describe('several outbound requests', () => {
-  it('gives each its own parent id in the caller\'s trace', async () => {
+  it("gives each its own parent id in the caller's trace", async () => {
     const { seen } = await through([['traceparent', TP()]], 3);
     expect(new Set(seen.map((s) => s.traceId))).toEqual(new Set([TRACE_ID]));
     expect(new Set(seen.map((s) => s.parentId)).size).toBe(3);
@@ -307,7 +377,7 @@ describe('several outbound requests', () => {
 });
 
 describe('traceresponse (Level 2)', () => {
-  it('names the service\'s own span in the caller\'s trace, with the flags it propagates', async () => {
+  it("names the service's own span in the caller's trace, with the flags it propagates", async () => {
     const { seen, response } = await through([['traceparent', TP('02')]]);
     const match = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/.exec(String(response.headers.traceresponse));
     expect(match?.[1]).toBe(TRACE_ID);

@@ -49,7 +49,9 @@ function missingDelegateTask(err: unknown): string | undefined {
  * subagents on this same runner, every boundary through the same guardrail). Without one, an agent
  * whose baton.yml `system_tools` names `delegate_task` is a usage error that names `--skills`.
  */
-export async function setupRunnerWithDelegation(options: Omit<RunnerSetupOptions, 'delegation'> & { delegation: DelegationCommandOptions }) {
+export async function setupRunnerWithDelegation(
+  options: Omit<RunnerSetupOptions, 'delegation'> & { delegation: DelegationCommandOptions },
+) {
   const { delegation: flags, ...runnerOptions } = options;
   const skillsDir = await resolveSkillsDir(flags.skills, options.agentsDir);
   if (skillsDir === undefined) {

@@ -27,7 +27,6 @@ export interface GuardrailServeOptions {
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 type LogLevel = (typeof LOG_LEVELS)[number];
 
-
 /**
  * Serves the guardrail until stopped. Returns the exit code: 0 after a clean shutdown, 1 when
  * the service can't start (bad policy, port in use), 2 for usage errors.
@@ -52,7 +51,9 @@ export async function runGuardrailServe(options: GuardrailServeOptions = {}): Pr
     import('@baton/guardrail-server'),
   ]);
   if (config.token === undefined && !isLoopbackHost(config.host)) {
-    err(`baton guardrail serve: --host ${config.host} is not a loopback address; set --token or BATON_GUARDRAIL_TOKEN to require a bearer token\n`);
+    err(
+      `baton guardrail serve: --host ${config.host} is not a loopback address; set --token or BATON_GUARDRAIL_TOKEN to require a bearer token\n`,
+    );
     return 2;
   }
 
@@ -68,7 +69,13 @@ export async function runGuardrailServe(options: GuardrailServeOptions = {}): Pr
   const stop = options.stopSignal ?? onceSignalled();
   let server;
   try {
-    server = createGuardrailServer({ validator, host: config.host, port: config.port, ...(config.token ? { token: config.token } : {}), logger });
+    server = createGuardrailServer({
+      validator,
+      host: config.host,
+      port: config.port,
+      ...(config.token ? { token: config.token } : {}),
+      logger,
+    });
     const { url } = await server.listen();
     out(`${url}\n`);
   } catch (error) {
@@ -93,7 +100,8 @@ function parseServeOptions(options: GuardrailServeOptions) {
     throw new UsageError('the token (--token or BATON_GUARDRAIL_TOKEN) must be non-empty and contain no whitespace');
   }
   const logLevel = (options.logLevel ?? 'info') as LogLevel;
-  if (!LOG_LEVELS.includes(logLevel)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}; got ${JSON.stringify(options.logLevel)}`);
+  if (!LOG_LEVELS.includes(logLevel))
+    throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}; got ${JSON.stringify(options.logLevel)}`);
   return { host, port: Number(portText), token, policy: options.policy, logLevel };
 }
 
@@ -130,7 +138,10 @@ export function register(program: Command): void {
     .option('--host <host>', 'address to bind (a non-loopback address needs a token)', '127.0.0.1')
     .option('--port <port>', 'port to bind; 0 picks a free port', '8787')
     .option('--policy <file>', 'YAML policy file (default: the built-in safe policy)')
-    .option('--token <token>', 'bearer token required on /v1/validate (default: $BATON_GUARDRAIL_TOKEN, which other users cannot read from ps)')
+    .option(
+      '--token <token>',
+      'bearer token required on /v1/validate (default: $BATON_GUARDRAIL_TOKEN, which other users cannot read from ps)',
+    )
     .option('--log-level <level>', `JSON request logs on stderr: ${LOG_LEVELS.join(', ')}`, 'info')
     .action(async (opts: { host: string; port: string; policy?: string; token?: string; logLevel: string }) => {
       const code = await runGuardrailServe({

@@ -38,12 +38,26 @@ export function parseAuth(parts: AuthParts, names: AuthPartNames): RunAuth | und
   const given = (v: string | undefined) => v !== undefined && v !== '';
   if (!given(parts.tenant) && !given(parts.subject) && !given(parts.roles)) return undefined;
   const missing = (['tenant', 'subject', 'roles'] as const).filter((k) => !given(parts[k])).map((k) => names[k]);
-  if (missing.length > 0) throw new AuthInputError(`${names.tenant}, ${names.subject} and ${names.roles} go together; missing ${missing.join(', ')}`);
+  if (missing.length > 0)
+    throw new AuthInputError(`${names.tenant}, ${names.subject} and ${names.roles} go together; missing ${missing.join(', ')}`);
   const tenant = parts.tenant as string;
   const subject = parts.subject as string;
-  if (!ID.test(tenant)) throw new AuthInputError(`${names.tenant} must be 1-256 characters of letters, digits and _ . : @ / - (starting with a letter or digit)`);
-  if (!ID.test(subject)) throw new AuthInputError(`${names.subject} must be 1-256 characters of letters, digits and _ . : @ / - (starting with a letter or digit)`);
-  const roles = [...new Set((parts.roles as string).split(',').map((r) => r.trim()).filter((r) => r !== ''))];
+  if (!ID.test(tenant))
+    throw new AuthInputError(
+      `${names.tenant} must be 1-256 characters of letters, digits and _ . : @ / - (starting with a letter or digit)`,
+    );
+  if (!ID.test(subject))
+    throw new AuthInputError(
+      `${names.subject} must be 1-256 characters of letters, digits and _ . : @ / - (starting with a letter or digit)`,
+    );
+  const roles = [
+    ...new Set(
+      (parts.roles as string)
+        .split(',')
+        .map((r) => r.trim())
+        .filter((r) => r !== ''),
+    ),
+  ];
   if (roles.length === 0) throw new AuthInputError(`${names.roles} must list at least one role, comma-separated`);
   if (roles.length > MAX_ROLES) throw new AuthInputError(`${names.roles} lists more than ${MAX_ROLES} roles`);
   const bad = roles.findIndex((r) => !ROLE.test(r));
@@ -73,7 +87,8 @@ export async function packetSummaries(store: Pick<ThreadStore, 'listAudit'>, res
   const boundaries = new Map<string, { id: string; digest: string | null }>();
   for (const r of records) {
     const decisionId = str(r.data.decision_record_id);
-    if (r.kind === 'packet_boundary' && decisionId && !boundaries.has(decisionId)) boundaries.set(decisionId, { id: r.id, digest: str(r.data.digest) ?? null });
+    if (r.kind === 'packet_boundary' && decisionId && !boundaries.has(decisionId))
+      boundaries.set(decisionId, { id: r.id, digest: str(r.data.digest) ?? null });
   }
   const out: PacketSummary[] = [];
   for (const r of records) {

@@ -9,11 +9,16 @@ export interface QueueCommandOptions {
 
 /** Adds `--queue` and `--queue-prefix` to `command`. */
 export function addQueueOptions(command: Command, required: boolean): Command {
-  const queue = new Option('--queue <redis-url>', required ? 'Redis the queues and thread store live in (redis://host:port[/db])' : 'enqueue runs on this Redis for `baton worker` processes instead of running them here').env(
-    'BATON_QUEUE_URL',
-  );
+  const queue = new Option(
+    '--queue <redis-url>',
+    required
+      ? 'Redis the queues and thread store live in (redis://host:port[/db])'
+      : 'enqueue runs on this Redis for `baton worker` processes instead of running them here',
+  ).env('BATON_QUEUE_URL');
   if (required) queue.makeOptionMandatory();
-  return command.addOption(queue).option('--queue-prefix <prefix>', 'key prefix of the queues and the thread store (workers and producers must agree)', 'baton');
+  return command
+    .addOption(queue)
+    .option('--queue-prefix <prefix>', 'key prefix of the queues and the thread store (workers and producers must agree)', 'baton');
 }
 
 /** Parses a positive integer flag, with a usage message naming the flag. */

@@ -24,7 +24,9 @@ export async function setupQueueProducer(opts: RunnerSetupCommandOptions & Queue
   const runner = {
     async run(request: RunRequest): Promise<RunResult> {
       if (!registry.get(request.agentId, request.agentVersion)) {
-        throw new AgentNotFoundError(`no agent with id '${request.agentId}'${request.agentVersion ? ` and version ${request.agentVersion}` : ''} is registered`);
+        throw new AgentNotFoundError(
+          `no agent with id '${request.agentId}'${request.agentVersion ? ` and version ${request.agentVersion}` : ''} is registered`,
+        );
       }
       return producer.run(request);
     },

@@ -45,16 +45,16 @@ export function register(program: Command): void {
 }
 
 async function runCommand(opts: RunCommandOptions): Promise<number> {
-  const [{ UsageError }, { setupRunnerWithDelegation }, { parseAuth, withPacketSummaries, AuthInputError, FLAG_NAMES }] = await Promise.all([
-    import('./runner-setup.js'),
-    import('./delegation-setup.js'),
-    import('./packet-support.js'),
-  ]);
+  const [{ UsageError }, { setupRunnerWithDelegation }, { parseAuth, withPacketSummaries, AuthInputError, FLAG_NAMES }] = await Promise.all(
+    [import('./runner-setup.js'), import('./delegation-setup.js'), import('./packet-support.js')],
+  );
   let setup: Awaited<ReturnType<typeof setupRunnerWithDelegation>> | undefined;
   try {
     if (opts.input.trim() === '') throw new UsageError('--input must not be empty');
     if (opts.json && !opts.stream) throw new UsageError('--json applies to --stream (without it the result is printed as JSON already)');
-    const printer = opts.stream ? (await import('./run-stream.js')).createStreamPrinter({ json: opts.json === true, stdout: process.stdout, stderr: process.stderr }) : undefined;
+    const printer = opts.stream
+      ? (await import('./run-stream.js')).createStreamPrinter({ json: opts.json === true, stdout: process.stdout, stderr: process.stderr })
+      : undefined;
     let auth: ReturnType<typeof parseAuth>;
     try {
       // The operator running the command is the authenticated caller; nothing the model writes can change it.
@@ -70,11 +70,16 @@ async function runCommand(opts: RunCommandOptions): Promise<number> {
       ...(opts.capture ? { captureDir: opts.capture } : {}),
       delegation: { skills: opts.skills, workspace: opts.workspace, applyEdits: opts.applyEdits },
     });
-    if (setup.label === 'offline model') process.stderr.write(`baton run: using the offline model${setup.scenarioFile ? ` (scenario ${setup.scenarioFile})` : ''}\n`);
+    if (setup.label === 'offline model')
+      process.stderr.write(`baton run: using the offline model${setup.scenarioFile ? ` (scenario ${setup.scenarioFile})` : ''}\n`);
     if (setup.packets) {
-      process.stderr.write(`baton run: handoffs go through purpose-bound packets (contract ${setup.packets.contractFile}, case data ${setup.packets.casesFile})\n`);
+      process.stderr.write(
+        `baton run: handoffs go through purpose-bound packets (contract ${setup.packets.contractFile}, case data ${setup.packets.casesFile})\n`,
+      );
       if (setup.packets.ephemeralKeys) {
-        process.stderr.write('baton run: packet keys are ephemeral for this process; set BATON_PACKET_REFERENCE_KEY and BATON_PACKET_AUDIT_KEY (32+ bytes each) to reconcile audit digests later\n');
+        process.stderr.write(
+          'baton run: packet keys are ephemeral for this process; set BATON_PACKET_REFERENCE_KEY and BATON_PACKET_AUDIT_KEY (32+ bytes each) to reconcile audit digests later\n',
+        );
       }
     }
     if (setup.canaries && setup.canaries.count > 0) {
@@ -109,7 +114,9 @@ async function runCommand(opts: RunCommandOptions): Promise<number> {
     if (result.error) {
       process.stderr.write(`baton run: the run ${result.status}: ${result.error.code}: ${result.error.message}\n`);
       if (result.error.code === 'MISSING_AUTHORIZATION') {
-        process.stderr.write('baton run: the handoff needs an authenticated caller: pass --tenant <tenant> --subject <id> --roles <r1,r2>\n');
+        process.stderr.write(
+          'baton run: the handoff needs an authenticated caller: pass --tenant <tenant> --subject <id> --roles <r1,r2>\n',
+        );
       }
     }
     return 1;

@@ -37,7 +37,9 @@ export function addRunnerSetupOptions(command: Command): Command {
  */
 export function runnerSetupFields(opts: RunnerSetupCommandOptions, env: NodeJS.ProcessEnv) {
   return {
-    ...(opts.guardrailUrl ? { guardrailUrl: opts.guardrailUrl, ...(env.BATON_GUARDRAIL_TOKEN ? { guardrailToken: env.BATON_GUARDRAIL_TOKEN } : {}) } : {}),
+    ...(opts.guardrailUrl
+      ? { guardrailUrl: opts.guardrailUrl, ...(env.BATON_GUARDRAIL_TOKEN ? { guardrailToken: env.BATON_GUARDRAIL_TOKEN } : {}) }
+      : {}),
     ...(opts.scenario ? { scenarioFile: opts.scenario } : {}),
     ...(opts.tools ? { toolModules: opts.tools } : {}),
     ...(opts.contract !== undefined ? { contractFile: opts.contract } : {}),

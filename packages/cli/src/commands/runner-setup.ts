@@ -47,7 +47,10 @@ export { UsageError };
 
 async function listFiles(dir: string, test: (name: string) => boolean): Promise<string[]> {
   try {
-    return (await readdir(dir)).filter(test).sort().map((f) => join(dir, f));
+    return (await readdir(dir))
+      .filter(test)
+      .sort()
+      .map((f) => join(dir, f));
   } catch {
     return [];
   }
@@ -76,9 +79,13 @@ const isFile = (file: string) =>
  * tools. `undefined` means no gate. Anything ambiguous or half-configured is a usage error rather
  * than a silent fallback to the ungated handoff, which would forward more than the contract allows.
  */
-export async function discoverPacketFiles(agentsDir: string, options: Pick<RunnerSetupOptions, 'contractFile' | 'casesFile' | 'packets'>): Promise<PacketFiles | undefined> {
+export async function discoverPacketFiles(
+  agentsDir: string,
+  options: Pick<RunnerSetupOptions, 'contractFile' | 'casesFile' | 'packets'>,
+): Promise<PacketFiles | undefined> {
   if (options.packets === false) {
-    if (options.contractFile !== undefined || options.casesFile !== undefined) throw new UsageError('--no-packets cannot be combined with --contract or --cases');
+    if (options.contractFile !== undefined || options.casesFile !== undefined)
+      throw new UsageError('--no-packets cannot be combined with --contract or --cases');
     return undefined;
   }
   let contractFile: string | undefined;
@@ -88,11 +95,15 @@ export async function discoverPacketFiles(agentsDir: string, options: Pick<Runne
   } else {
     const contractsDir = resolve(agentsDir, '..', 'contracts');
     const found = await listFiles(contractsDir, (f) => f.endsWith('.contract.yml'));
-    if (found.length > 1) throw new UsageError(`${contractsDir} holds ${found.length} recipient contracts; choose one with --contract <file> (or pass --no-packets)`);
+    if (found.length > 1)
+      throw new UsageError(
+        `${contractsDir} holds ${found.length} recipient contracts; choose one with --contract <file> (or pass --no-packets)`,
+      );
     contractFile = found[0];
   }
   if (contractFile === undefined) {
-    if (options.casesFile !== undefined) throw new UsageError('--cases needs a recipient contract: pass --contract <file> or add <agents>/../contracts/<name>.contract.yml');
+    if (options.casesFile !== undefined)
+      throw new UsageError('--cases needs a recipient contract: pass --contract <file> or add <agents>/../contracts/<name>.contract.yml');
     return undefined;
   }
   let casesFile: string;
@@ -101,7 +112,10 @@ export async function discoverPacketFiles(agentsDir: string, options: Pick<Runne
     if (!(await isFile(casesFile))) throw new UsageError(`--cases ${options.casesFile}: no such file`);
   } else {
     casesFile = resolve(agentsDir, '..', 'data', 'cases.json');
-    if (!(await isFile(casesFile))) throw new UsageError(`${contractFile}: the packet gate needs case data; pass --cases <file> or add ${casesFile} (or pass --no-packets)`);
+    if (!(await isFile(casesFile)))
+      throw new UsageError(
+        `${contractFile}: the packet gate needs case data; pass --cases <file> or add ${casesFile} (or pass --no-packets)`,
+      );
   }
   return { contractFile, casesFile };
 }
@@ -111,7 +125,10 @@ export async function discoverPacketFiles(agentsDir: string, options: Pick<Runne
  * `--no-packets`) the conventional `<agents>/../data/cases.json` when it exists. Turning packets
  * off must not also turn off the check that catches case notes leaking across a handoff.
  */
-async function loadCaseCanaries(agentsDir: string, packetFiles: PacketFiles | undefined): Promise<{ file: string; markers: string[] } | undefined> {
+async function loadCaseCanaries(
+  agentsDir: string,
+  packetFiles: PacketFiles | undefined,
+): Promise<{ file: string; markers: string[] } | undefined> {
   const conventional = resolve(agentsDir, '..', 'data', 'cases.json');
   const file = packetFiles?.casesFile ?? ((await isFile(conventional)) ? conventional : undefined);
   if (file === undefined) return undefined;
@@ -164,7 +181,15 @@ export async function setupRunner(options: RunnerSetupOptions) {
       ...(options.delegation ? { delegation: options.delegation } : {}),
       ...(options.systemTools ? { systemTools: options.systemTools } : {}),
       ...(options.limits ? { limits: options.limits } : {}),
-      ...(wantsTracing ? { tracing: { serviceName: env.OTEL_SERVICE_NAME || 'baton', env, ...(env.BATON_TRACE_FILE ? { jsonlFile: env.BATON_TRACE_FILE } : {}) } } : {}),
+      ...(wantsTracing
+        ? {
+            tracing: {
+              serviceName: env.OTEL_SERVICE_NAME || 'baton',
+              env,
+              ...(env.BATON_TRACE_FILE ? { jsonlFile: env.BATON_TRACE_FILE } : {}),
+            },
+          }
+        : {}),
       ...(options.captureDir ? { capture: { dir: options.captureDir, layout: options.captureLayout ?? 'flat' } } : {}),
     });
   } catch (err) {
@@ -181,7 +206,9 @@ export async function setupRunner(options: RunnerSetupOptions) {
     /** The delegation runtime, when `delegation` was given. */
     delegation: stack.delegation,
     /** The packet gate's files and whether its keys are ephemeral; undefined when handoffs are ungated. */
-    packets: stack.packets ? { contractFile: stack.packets.contractFile, casesFile: stack.packets.casesFile, ephemeralKeys: stack.packets.ephemeralKeys } : undefined,
+    packets: stack.packets
+      ? { contractFile: stack.packets.contractFile, casesFile: stack.packets.casesFile, ephemeralKeys: stack.packets.ephemeralKeys }
+      : undefined,
     /** Canary markers read from the case data, and whether the guardrail in use was given them (only the in-process engine is). */
     canaries: canaries ? { file: canaries.file, count: canaries.markers.length, loaded: !options.guardrailUrl } : undefined,
     close: () => stack.close(),

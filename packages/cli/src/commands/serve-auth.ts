@@ -22,12 +22,21 @@ export interface ServeAuthFlags {
  */
 export async function serveAuthenticator(flags: ServeAuthFlags): Promise<{ authenticator: Authenticator | undefined; label: string }> {
   const http = await import('@baton/runner/http');
-  const given = [flags.authTokens !== undefined && '--auth-tokens', flags.authJwks !== undefined && '--auth-jwks', flags.trustIdentityHeaders === true && '--trust-identity-headers'].filter(Boolean);
+  const given = [
+    flags.authTokens !== undefined && '--auth-tokens',
+    flags.authJwks !== undefined && '--auth-jwks',
+    flags.trustIdentityHeaders === true && '--trust-identity-headers',
+  ].filter(Boolean);
   if (given.length > 1) throw new http.RunnerHttpConfigError(`${given.join(' and ')} are alternatives; give one`);
-  const jwtOnly = [flags.authIssuer !== undefined && '--auth-issuer', flags.authAudience !== undefined && '--auth-audience', flags.authTenantClaim !== undefined && '--auth-tenant-claim'].filter(Boolean);
+  const jwtOnly = [
+    flags.authIssuer !== undefined && '--auth-issuer',
+    flags.authAudience !== undefined && '--auth-audience',
+    flags.authTenantClaim !== undefined && '--auth-tenant-claim',
+  ].filter(Boolean);
   if (flags.authJwks === undefined && jwtOnly.length > 0) throw new http.RunnerHttpConfigError(`${jwtOnly.join(', ')} need --auth-jwks`);
   if (flags.authJwks !== undefined) {
-    if (!flags.authIssuer || !flags.authAudience) throw new http.RunnerHttpConfigError('--auth-jwks needs --auth-issuer and --auth-audience');
+    if (!flags.authIssuer || !flags.authAudience)
+      throw new http.RunnerHttpConfigError('--auth-jwks needs --auth-issuer and --auth-audience');
     const authenticator = http.createJwtAuthenticator({
       jwks: await http.loadJwks(flags.authJwks),
       issuer: flags.authIssuer,
@@ -38,16 +47,26 @@ export async function serveAuthenticator(flags: ServeAuthFlags): Promise<{ authe
   }
   if (flags.authTokens !== undefined) {
     const tokens = await http.loadTokensFile(flags.authTokens);
-    return { authenticator: http.createTokenAuthenticator({ tokens }), label: `per-caller bearer tokens from ${flags.authTokens} (${tokens.length})` };
+    return {
+      authenticator: http.createTokenAuthenticator({ tokens }),
+      label: `per-caller bearer tokens from ${flags.authTokens} (${tokens.length})`,
+    };
   }
   if (flags.trustIdentityHeaders) {
-    return { authenticator: http.createTrustedHeaderAuthenticator(), label: 'X-Baton-Tenant / X-Baton-Subject / X-Baton-Roles set by the authenticating proxy' };
+    return {
+      authenticator: http.createTrustedHeaderAuthenticator(),
+      label: 'X-Baton-Tenant / X-Baton-Subject / X-Baton-Roles set by the authenticating proxy',
+    };
   }
   return { authenticator: undefined, label: 'single-tenant: no caller identity (X-Baton-* headers refused; see --auth-tokens)' };
 }
 
 /** The runner as `baton serve` calls it: the result lists the packets that crossed (when the gate is on). */
-export function packetReportingRunner(options: { runner: RunnerLike; store: Pick<ThreadStore, 'listAudit'>; packets: boolean }): RunnerLike {
+export function packetReportingRunner(options: {
+  runner: RunnerLike;
+  store: Pick<ThreadStore, 'listAudit'>;
+  packets: boolean;
+}): RunnerLike {
   const submit = options.runner.submitApprovals?.bind(options.runner);
   return {
     async run(request) {

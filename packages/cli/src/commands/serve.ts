@@ -37,13 +37,30 @@ export function register(program: Command): void {
     .option('--host <host>', 'address to bind', '127.0.0.1')
     .option('--port <port>', 'port to bind (0 picks a free one)', '8788')
     .option('--agents <dir>', 'directory of *.agent.yml manifests (and baton.yml)', 'agents')
-    .addOption(new Option('--token <token>', 'one shared bearer token required on /v1/* (single-tenant; required off loopback without --auth-tokens)').env('BATON_RUNNER_TOKEN'))
-    .option('--auth-tokens <file>', 'YAML/JSON file mapping bearer tokens (or their sha256) to { tenant, subject, roles, cases? }; threads belong to the caller\'s tenant')
-    .option('--auth-jwks <url|file>', 'verify bearer JWTs against this JWKS (https URL, or a JSON file); needs --auth-issuer and --auth-audience')
+    .addOption(
+      new Option(
+        '--token <token>',
+        'one shared bearer token required on /v1/* (single-tenant; required off loopback without --auth-tokens)',
+      ).env('BATON_RUNNER_TOKEN'),
+    )
+    .option(
+      '--auth-tokens <file>',
+      "YAML/JSON file mapping bearer tokens (or their sha256) to { tenant, subject, roles, cases? }; threads belong to the caller's tenant",
+    )
+    .option(
+      '--auth-jwks <url|file>',
+      'verify bearer JWTs against this JWKS (https URL, or a JSON file); needs --auth-issuer and --auth-audience',
+    )
     .option('--auth-issuer <iss>', 'required JWT issuer (with --auth-jwks)')
     .option('--auth-audience <aud>', 'required JWT audience (with --auth-jwks)')
-    .option('--auth-tenant-claim <name>', 'JWT claim holding the tenant (default "tenant"; subject from "sub", roles from "roles", cases from "cases")')
-    .option('--trust-identity-headers', 'take the caller identity from X-Baton-Tenant/-Subject/-Roles/-Cases (only behind an authenticating proxy that sets them; needs --token off loopback)');
+    .option(
+      '--auth-tenant-claim <name>',
+      'JWT claim holding the tenant (default "tenant"; subject from "sub", roles from "roles", cases from "cases")',
+    )
+    .option(
+      '--trust-identity-headers',
+      'take the caller identity from X-Baton-Tenant/-Subject/-Roles/-Cases (only behind an authenticating proxy that sets them; needs --token off loopback)',
+    );
   addQueueOptions(command, false);
   addDelegationOptions(addRunnerSetupOptions(command))
     .option('--capture <dir>', 'write every model request, exactly as sent, to <dir>/<first run id of the call>/<sequence>-<agent id>.json')
@@ -71,17 +88,22 @@ async function serveCommand(opts: ServeCommandOptions): Promise<number> {
       authTenantClaim: opts.authTenantClaim,
     });
     // With --queue the workers delegate (`baton worker --skills`); this process only enqueues.
-    if (opts.queue !== undefined && opts.skills !== undefined) throw new UsageError('--skills applies to in-process runs; with --queue, pass it to baton worker');
-    if (opts.queue !== undefined && opts.capture !== undefined) throw new UsageError('--capture applies to in-process runs; with --queue the workers send the model requests');
-    setup = opts.queue !== undefined ? await (await import('./queue-producer.js')).setupQueueProducer(opts) : await setupRunnerWithDelegation({
-      agentsDir: opts.agents,
-      storeFile: opts.store,
-      env: process.env,
-      ...runnerSetupFields(opts, process.env),
-      // Calls run concurrently here: each call's requests go to their own directory.
-      ...(opts.capture ? { captureDir: opts.capture, captureLayout: 'per-call' as const } : {}),
-      delegation: { skills: opts.skills, workspace: opts.workspace, applyEdits: opts.applyEdits },
-    });
+    if (opts.queue !== undefined && opts.skills !== undefined)
+      throw new UsageError('--skills applies to in-process runs; with --queue, pass it to baton worker');
+    if (opts.queue !== undefined && opts.capture !== undefined)
+      throw new UsageError('--capture applies to in-process runs; with --queue the workers send the model requests');
+    setup =
+      opts.queue !== undefined
+        ? await (await import('./queue-producer.js')).setupQueueProducer(opts)
+        : await setupRunnerWithDelegation({
+            agentsDir: opts.agents,
+            storeFile: opts.store,
+            env: process.env,
+            ...runnerSetupFields(opts, process.env),
+            // Calls run concurrently here: each call's requests go to their own directory.
+            ...(opts.capture ? { captureDir: opts.capture, captureLayout: 'per-call' as const } : {}),
+            delegation: { skills: opts.skills, workspace: opts.workspace, applyEdits: opts.applyEdits },
+          });
     const { createRunnerServer } = await import('@baton/runner/http');
     const runner = packetReportingRunner({ runner: setup.runner, store: setup.store, packets: setup.packets !== undefined });
     const server = createRunnerServer({
@@ -96,9 +118,13 @@ async function serveCommand(opts: ServeCommandOptions): Promise<number> {
     process.stdout.write(`baton serve: listening on ${url} (model: ${setup.label})\n`);
     process.stderr.write(`baton serve: caller identity: ${identity.label}\n`);
     if (setup.packets) {
-      process.stderr.write(`baton serve: handoffs go through purpose-bound packets (contract ${setup.packets.contractFile}, case data ${setup.packets.casesFile})\n`);
+      process.stderr.write(
+        `baton serve: handoffs go through purpose-bound packets (contract ${setup.packets.contractFile}, case data ${setup.packets.casesFile})\n`,
+      );
       if (setup.packets.ephemeralKeys) {
-        process.stderr.write('baton serve: packet keys are ephemeral for this process; set BATON_PACKET_REFERENCE_KEY and BATON_PACKET_AUDIT_KEY (32+ bytes each) to reconcile audit digests later\n');
+        process.stderr.write(
+          'baton serve: packet keys are ephemeral for this process; set BATON_PACKET_REFERENCE_KEY and BATON_PACKET_AUDIT_KEY (32+ bytes each) to reconcile audit digests later\n',
+        );
       }
     }
     const current = setup;

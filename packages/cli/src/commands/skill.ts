@@ -33,7 +33,8 @@ export async function runSkillNew(options: SkillNewCommandOptions): Promise<numb
     out(`next: cd ${res.skillDir} && ${res.testCommand.join(' ')}\n`);
     return 0;
   } catch (error) {
-    const message = error instanceof SkillsError ? error.message : `could not write the skill: ${error instanceof Error ? error.message : String(error)}`;
+    const message =
+      error instanceof SkillsError ? error.message : `could not write the skill: ${error instanceof Error ? error.message : String(error)}`;
     err(`baton skill new: ${message}\n`);
     return 1;
   }
@@ -48,6 +49,10 @@ export function register(program: Command): void {
     .option('--dir <dir>', 'parent directory (default: the current directory)')
     .option('--lang <lang>', `entry point language: ${SCAFFOLD_LANGUAGES.join(' | ')}`, 'ts')
     .action(async (name: string, opts: { dir?: string; lang?: string }) => {
-      process.exitCode = await runSkillNew({ name, ...(opts.dir !== undefined ? { dir: opts.dir } : {}), ...(opts.lang !== undefined ? { lang: opts.lang } : {}) });
+      process.exitCode = await runSkillNew({
+        name,
+        ...(opts.dir !== undefined ? { dir: opts.dir } : {}),
+        ...(opts.lang !== undefined ? { lang: opts.lang } : {}),
+      });
     });
 }

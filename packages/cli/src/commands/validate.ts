@@ -32,7 +32,6 @@ export function manifestKindOf(file: string): ManifestFileKind | undefined {
   return undefined;
 }
 
-
 /**
  * Validates manifests and prints one `path:line:col: message` line per problem (or JSON).
  * Returns the exit code: 0 all valid, 1 problems found, 2 usage error.
@@ -46,7 +45,11 @@ export async function runValidate(options: ValidateCommandOptions): Promise<numb
     if (options.json) out(`${JSON.stringify(problems, null, 2)}\n`);
     else for (const p of problems) out(`${p.file}:${p.line}:${p.col}: ${p.message}\n`);
     const fileCount = `${files.length} file${files.length === 1 ? '' : 's'}`;
-    err(problems.length === 0 ? `baton validate: ${fileCount} valid\n` : `baton validate: ${problems.length} problem${problems.length === 1 ? '' : 's'} in ${fileCount}\n`);
+    err(
+      problems.length === 0
+        ? `baton validate: ${fileCount} valid\n`
+        : `baton validate: ${problems.length} problem${problems.length === 1 ? '' : 's'} in ${fileCount}\n`,
+    );
     return problems.length === 0 ? 0 : 1;
   } catch (error) {
     if (error instanceof UsageError) {
@@ -79,7 +82,9 @@ async function collectFiles(paths: string[], kind: string | undefined): Promise<
     } else {
       const fileKind = (kind as ManifestFileKind | undefined) ?? manifestKindOf(path);
       if (!fileKind) {
-        throw new UsageError(`cannot tell what kind of manifest ${path} is: name it agent.yml, *.agent.yml or manifest.json, or pass --kind agent|skill`);
+        throw new UsageError(
+          `cannot tell what kind of manifest ${path} is: name it agent.yml, *.agent.yml or manifest.json, or pass --kind agent|skill`,
+        );
       }
       files.push({ file: path, kind: fileKind });
     }

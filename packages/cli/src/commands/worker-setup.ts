@@ -91,7 +91,9 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<{ name
   }
   const delegation = setup.delegation as NonNullable<typeof setup.delegation>;
   if (setup.packets?.ephemeralKeys) {
-    out.stderr('baton worker: packet keys are ephemeral for this process; every worker must share BATON_PACKET_REFERENCE_KEY and BATON_PACKET_AUDIT_KEY (32+ bytes each) for packet digests to reconcile across machines');
+    out.stderr(
+      'baton worker: packet keys are ephemeral for this process; every worker must share BATON_PACKET_REFERENCE_KEY and BATON_PACKET_AUDIT_KEY (32+ bytes each) for packet digests to reconcile across machines',
+    );
   }
 
   const worker = queue.startWorker({
@@ -108,7 +110,9 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<{ name
     onJobEvent: (event) => out.stderr(JSON.stringify({ level: 'info', message: `job ${event.event}`, worker: worker.name, ...event })),
   });
   await worker.ready();
-  out.stdout(`baton worker: ready as ${worker.name} on ${queue.redact(connection)} (prefix ${prefix}; runs x${concurrency}, tasks depth 1-${maxDepth} x${taskConcurrency}; model: ${setup.label})`);
+  out.stdout(
+    `baton worker: ready as ${worker.name} on ${queue.redact(connection)} (prefix ${prefix}; runs x${concurrency}, tasks depth 1-${maxDepth} x${taskConcurrency}; model: ${setup.label})`,
+  );
   return {
     name: worker.name,
     async close() {

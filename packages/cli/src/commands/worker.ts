@@ -18,7 +18,11 @@ export function register(program: Command): void {
     .option('--concurrency <n>', 'runs this process executes at once', '4')
     .option('--task-concurrency <n>', 'delegated subtasks per depth this process executes at once', '4')
     .option('--max-depth <n>', 'deepest delegation served', '3')
-    .option('--lock-duration <ms>', "how long a job's hold lives without renewal: a killed worker's job is retried after about this", '30000')
+    .option(
+      '--lock-duration <ms>',
+      "how long a job's hold lives without renewal: a killed worker's job is retried after about this",
+      '30000',
+    )
     .option('--stalled-interval <ms>', 'how often to look for jobs whose worker died', '30000')
     .option('--lock-lease <ms>', "lease of a thread's lock: a thread held by a killed worker is free again after this", '15000');
   addQueueOptions(command, true);

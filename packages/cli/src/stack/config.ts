@@ -2,7 +2,18 @@ import type { GuardrailClientOptions } from '@baton/guardrail-client';
 import type { GuardrailEngineOptions } from '@baton/guardrail-server';
 import type { ActionType, GuardrailValidator } from '@baton/manifest';
 import type { PacketHandoffGate, PacketKeys } from '@baton/packets';
-import type { AgentRegistry, HandoffGate, ModelRequestListener, RunnerLimits, RunRequest, RunResult, SubmitApprovalsRequest, SystemTool, ThreadStore, ToolImplementation } from '@baton/runner';
+import type {
+  AgentRegistry,
+  HandoffGate,
+  ModelRequestListener,
+  RunnerLimits,
+  RunRequest,
+  RunResult,
+  SubmitApprovalsRequest,
+  SystemTool,
+  ThreadStore,
+  ToolImplementation,
+} from '@baton/runner';
 import type { CreateDelegationOptions, Delegation } from '@baton/skills';
 import type { SetupTracingOptions } from '@baton/tracing';
 import type { CaptureOptions } from './captures.js';

@@ -29,7 +29,8 @@ export async function createBatonStack(config: BatonStackConfig): Promise<BatonS
     return await build(config, closer);
   } catch (err) {
     await closer.close().catch((closeErr: unknown) => {
-      if (err !== null && typeof err === 'object') Object.defineProperty(err, 'cleanupErrors', { value: (closeErr as AggregateError).errors, enumerable: false });
+      if (err !== null && typeof err === 'object')
+        Object.defineProperty(err, 'cleanupErrors', { value: (closeErr as AggregateError).errors, enumerable: false });
     });
     throw err;
   }
@@ -40,8 +41,10 @@ type PacketsModule = typeof Packets;
 async function build(config: BatonStackConfig, closer: Closer): Promise<BatonStack> {
   // Checked before anything is built, so a JavaScript caller gets a sentence rather than a TypeError.
   if (typeof config !== 'object' || config === null) throw new StackConfigError('createBatonStack needs a configuration object');
-  if (typeof config.store !== 'object' || config.store === null) throw new StackConfigError('createBatonStack needs store: { file } or { store }');
-  if (typeof config.guardrail !== 'object' || config.guardrail === null) throw new StackConfigError('createBatonStack needs guardrail: { client }, { engine } or { validator }');
+  if (typeof config.store !== 'object' || config.store === null)
+    throw new StackConfigError('createBatonStack needs store: { file } or { store }');
+  if (typeof config.guardrail !== 'object' || config.guardrail === null)
+    throw new StackConfigError('createBatonStack needs guardrail: { client }, { engine } or { validator }');
   const env = config.env ?? process.env;
   // A store or guardrail handed in belongs to the stack from now on: released even if start-up fails.
   const given = 'store' in config.store ? config.store.store : undefined;
@@ -102,7 +105,10 @@ async function build(config: BatonStackConfig, closer: Closer): Promise<BatonSta
   } else if ('client' in guardrail) {
     validator = (await import('@baton/guardrail-client')).createGuardrailClient(guardrail.client);
   } else {
-    const [{ createInProcessGuardrail }, { createGuardrailEngine }] = await Promise.all([import('@baton/guardrail-client'), import('@baton/guardrail-server')]);
+    const [{ createInProcessGuardrail }, { createGuardrailEngine }] = await Promise.all([
+      import('@baton/guardrail-client'),
+      import('@baton/guardrail-server'),
+    ]);
     validator = createInProcessGuardrail(createGuardrailEngine(guardrail.engine));
   }
   if (config.observeGuardrail) validator = config.observeGuardrail(validator);
@@ -189,7 +195,9 @@ async function build(config: BatonStackConfig, closer: Closer): Promise<BatonSta
     validator,
     model: { label: model.label, api: model.api },
     scenarioFile: config.scenarioFile,
-    packets: packets ? { contractFile: packets.contractFile, casesFile: packets.casesFile, keys: packets.keys, ephemeralKeys: packets.ephemeralKeys } : undefined,
+    packets: packets
+      ? { contractFile: packets.contractFile, casesFile: packets.casesFile, keys: packets.keys, ephemeralKeys: packets.ephemeralKeys }
+      : undefined,
     delegation,
     close: () => closer.close(),
   };

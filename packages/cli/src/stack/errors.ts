@@ -15,7 +15,10 @@ export class StackCloseError extends AggregateError {
   /** Whose fault (`@baton/manifest/contracts`' `ErrorKind`): a part that failed to release. */
   readonly kind: ErrorKind = CLI_ERROR_CODES.STACK_CLOSE;
   constructor(errors: unknown[], labels: string[]) {
-    super(errors, `closing the Baton stack failed for ${labels.join(', ')}: ${errors.map((e) => (e as Error)?.message ?? String(e)).join('; ')}`);
+    super(
+      errors,
+      `closing the Baton stack failed for ${labels.join(', ')}: ${errors.map((e) => (e as Error)?.message ?? String(e)).join('; ')}`,
+    );
     this.name = 'StackCloseError';
   }
 }

@@ -19,7 +19,8 @@ export async function loadToolModules(paths: readonly string[]): Promise<ToolRec
     } catch (err) {
       throw new StackConfigError(`tool module ${p}: cannot import module: ${(err as Error).message}`, { cause: err });
     }
-    if (!mod.tools || typeof mod.tools !== 'object') throw new StackConfigError(`tool module ${p}: the module must export \`tools\`, a record of functions`);
+    if (!mod.tools || typeof mod.tools !== 'object')
+      throw new StackConfigError(`tool module ${p}: the module must export \`tools\`, a record of functions`);
     for (const [name, fn] of Object.entries(mod.tools as Record<string, unknown>)) {
       if (typeof fn !== 'function') throw new StackConfigError(`tool module ${p}: tools.${name} is not a function`);
       if (Object.hasOwn(tools, name)) throw new StackConfigError(`tool module ${p}: tool '${name}' is defined by two modules`);

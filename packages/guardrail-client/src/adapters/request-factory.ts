@@ -54,7 +54,9 @@ export function createRequestFactory<TContext>(options: GuardrailAdapterOptions<
   }
   const prefix = options.agentIdPrefix ?? 'local.agents';
   if (!AgentIdSchema.safeParse(`${prefix}.x`).success) {
-    throw new GuardrailClientConfigError(`agentIdPrefix ${JSON.stringify(prefix)} must be lower-case dot-separated labels (e.g. local.agents)`);
+    throw new GuardrailClientConfigError(
+      `agentIdPrefix ${JSON.stringify(prefix)} must be lower-case dot-separated labels (e.g. local.agents)`,
+    );
   }
   const threadsByRun = new WeakMap<object, string>();
 
@@ -92,7 +94,10 @@ export function createRequestFactory<TContext>(options: GuardrailAdapterOptions<
         sourceAgentId: options.sourceAgentId ?? agentIdFromName(prefix, where.agentName),
         threadId: threadId(where.runContext),
         trace: { trace_id: t.trace_id, span_id: t.span_id },
-        headers: { traceparent: `00-${t.trace_id}-${t.span_id}-${flags.toString(16).padStart(2, '0')}`, ...(t.tracestate ? { tracestate: t.tracestate } : {}) },
+        headers: {
+          traceparent: `00-${t.trace_id}-${t.span_id}-${flags.toString(16).padStart(2, '0')}`,
+          ...(t.tracestate ? { tracestate: t.tracestate } : {}),
+        },
       };
     },
   };

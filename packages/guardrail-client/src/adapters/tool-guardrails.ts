@@ -21,7 +21,10 @@ export interface ToolGuardrailAdapterOptions extends GuardrailAdapterOptions {
  * reason. A MODIFY can't be applied here (SDK tool guardrails only allow, reject or throw), so it
  * is rejected too; use {@link withGuardrailedArguments} to run the tool with redacted arguments.
  */
-export function guardrailToolInputGuardrail(validator: GuardrailValidator, options: ToolGuardrailAdapterOptions = {}): ToolInputGuardrailDefinition {
+export function guardrailToolInputGuardrail(
+  validator: GuardrailValidator,
+  options: ToolGuardrailAdapterOptions = {},
+): ToolInputGuardrailDefinition {
   const factory = createRequestFactory(options);
   const checker = adapterChecker(validator, options);
   return defineToolInputGuardrail({
@@ -50,7 +53,10 @@ export function guardrailToolInputGuardrail(validator: GuardrailValidator, optio
  * An SDK tool output guardrail that sends the tool's result as TOOL_OUTPUT before the model sees
  * it. BLOCK replaces the output with the reason; MODIFY replaces it with the redacted output.
  */
-export function guardrailToolOutputGuardrail(validator: GuardrailValidator, options: ToolGuardrailAdapterOptions = {}): ToolOutputGuardrailDefinition {
+export function guardrailToolOutputGuardrail(
+  validator: GuardrailValidator,
+  options: ToolGuardrailAdapterOptions = {},
+): ToolOutputGuardrailDefinition {
   const factory = createRequestFactory(options);
   const checker = adapterChecker(validator, options);
   return defineToolOutputGuardrail({

@@ -18,7 +18,11 @@ export interface GuardedToolOptions extends GuardrailAdapterOptions {
  * tool guardrails can only allow, reject or throw.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any tool, whatever its context, parameters and result
-export function withGuardrailedArguments<T extends FunctionTool<any, any, any>>(tool: T, validator: GuardrailValidator, options: GuardedToolOptions = {}): T {
+export function withGuardrailedArguments<T extends FunctionTool<any, any, any>>(
+  tool: T,
+  validator: GuardrailValidator,
+  options: GuardedToolOptions = {},
+): T {
   const factory = createRequestFactory(options);
   const checker = adapterChecker(validator, options);
   const generateId = options.generateId ?? randomUUID;

@@ -29,7 +29,10 @@ const DEEPSET_FILES = ['data/raw/train-00000-of-00001-9564e8b05b4757ab.parquet',
 
 const r = rng(20261201);
 const norm = (t) => t.toLowerCase().replace(/\s+/g, ' ').trim();
-const corpus = readFileSync(join(CORPUS_DIR, 'injection-train.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const corpus = readFileSync(join(CORPUS_DIR, 'injection-train.jsonl'), 'utf8')
+  .split('\n')
+  .filter(Boolean)
+  .map((l) => JSON.parse(l));
 const seen = new Set(corpus.map((x) => norm(x.text)));
 const rows = [];
 function add(row) {
@@ -41,7 +44,10 @@ function add(row) {
 
 async function readParquet(repo, path) {
   const dir = process.env.BATON_HYPARQUET;
-  if (!dir) throw new Error('build-extra: set BATON_HYPARQUET to a directory with hyparquet installed (npm install --prefix <dir> hyparquet@1.33.0)');
+  if (!dir)
+    throw new Error(
+      'build-extra: set BATON_HYPARQUET to a directory with hyparquet installed (npm install --prefix <dir> hyparquet@1.33.0)',
+    );
   const require = createRequire(join(dir, 'package.json'));
   const { parquetReadObjects } = await import(pathToFileURL(require.resolve('hyparquet')).href);
   const buf = execFileSync('git', ['--git-dir', gitDir(repo), 'show', `${EXTRA_REPOS[repo]}:${path}`], { maxBuffer: 1 << 26 });
@@ -56,7 +62,15 @@ if (hasRepo(repo)) {
       const text = String(x.text ?? '').trim();
       const label = Number(x.label) === 1 ? 1 : 0;
       if (label === 1 && /^i want you to act as/i.test(text)) continue;
-      const row = { text, label, family: label ? 'override' : 'user_request', kind: 'direct', action: 'AGENT_INPUT', source: 'deepset', origin: `deepset/prompt-injections via ${repo}:${path}` };
+      const row = {
+        text,
+        label,
+        family: label ? 'override' : 'user_request',
+        kind: 'direct',
+        action: 'AGENT_INPUT',
+        source: 'deepset',
+        origin: `deepset/prompt-injections via ${repo}:${path}`,
+      };
       add(row);
       if (label === 1 && text.length < 600) attacks.push(row);
     }
@@ -64,7 +78,13 @@ if (hasRepo(repo)) {
 } else console.warn(`build-extra: snapshot of ${repo} missing; deepset skipped`);
 
 // Indirect: deepset injections planted in benign tool outputs of the corpus.
-const carriers = corpus.filter((x) => x.label === 0 && x.action === 'TOOL_OUTPUT' && ['email', 'docs', 'web_page', 'tool_json', 'code_review'].includes(x.family) && x.text.length < 3000);
+const carriers = corpus.filter(
+  (x) =>
+    x.label === 0 &&
+    x.action === 'TOOL_OUTPUT' &&
+    ['email', 'docs', 'web_page', 'tool_json', 'code_review'].includes(x.family) &&
+    x.text.length < 3000,
+);
 for (let k = 0; k < 600 && attacks.length > 0; k++) {
   const a = pick(r, attacks);
   const c = pick(r, carriers);
@@ -74,7 +94,16 @@ for (let k = 0; k < 600 && attacks.length > 0; k++) {
   const before = lines.slice(0, at).join('\n');
   const text = `${before}${at > 0 ? '\n' : ''}${attack}\n${lines.slice(at).join('\n')}`.trim();
   const start = text.indexOf(attack);
-  add({ text, label: 1, family: 'indirect', kind: 'indirect', action: 'TOOL_OUTPUT', source: 'deepset-planted', origin: `${a.origin} planted in ${c.family}`, span: start >= 0 ? { start, end: start + attack.length } : undefined });
+  add({
+    text,
+    label: 1,
+    family: 'indirect',
+    kind: 'indirect',
+    action: 'TOOL_OUTPUT',
+    source: 'deepset-planted',
+    origin: `${a.origin} planted in ${c.family}`,
+    span: start >= 0 ? { start, end: start + attack.length } : undefined,
+  });
 }
 
 writeFileSync(join(CORPUS_DIR, 'injection-extra.jsonl'), rows.map((x) => JSON.stringify(x)).join('\n') + '\n');

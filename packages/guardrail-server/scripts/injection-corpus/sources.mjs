@@ -67,7 +67,11 @@ export function commitOf(repo, table = TRAIN_REPOS) {
 /** File content at a commit, or null when the snapshot lacks it (large files are not stored). */
 export function show(repo, path, commit = commitOf(repo, { ...HELDOUT_REPOS, ...TRAIN_REPOS })) {
   try {
-    return execFileSync('git', ['--git-dir', gitDir(repo), 'show', `${commit}:${path}`], { encoding: 'utf8', maxBuffer: 256 << 20, stdio: ['ignore', 'pipe', 'ignore'] });
+    return execFileSync('git', ['--git-dir', gitDir(repo), 'show', `${commit}:${path}`], {
+      encoding: 'utf8',
+      maxBuffer: 256 << 20,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
   } catch {
     return null;
   }
@@ -77,13 +81,21 @@ export function show(repo, path, commit = commitOf(repo, { ...HELDOUT_REPOS, ...
 export function list(repo, under = '', commit = commitOf(repo, { ...HELDOUT_REPOS, ...TRAIN_REPOS })) {
   const args = ['--git-dir', gitDir(repo), 'ls-tree', '-r', '--name-only', commit];
   if (under) args.push('--', under);
-  return execFileSync('git', args, { encoding: 'utf8', maxBuffer: 64 << 20 }).split('\n').filter(Boolean);
+  return execFileSync('git', args, { encoding: 'utf8', maxBuffer: 64 << 20 })
+    .split('\n')
+    .filter(Boolean);
 }
 
 /** Commit subjects and bodies (for code-review-like texts). */
 export function commitMessages(repo, max) {
-  const out = execFileSync('git', ['--git-dir', gitDir(repo), 'log', `-n${max}`, '--format=%B%x00', commitOf(repo)], { encoding: 'utf8', maxBuffer: 64 << 20 });
-  return out.split('\0').map((s) => s.trim()).filter(Boolean);
+  const out = execFileSync('git', ['--git-dir', gitDir(repo), 'log', `-n${max}`, '--format=%B%x00', commitOf(repo)], {
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
+  return out
+    .split('\0')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** Minimal CSV parser (RFC 4180 quoting). */

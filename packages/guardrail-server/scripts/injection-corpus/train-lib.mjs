@@ -11,7 +11,10 @@ const F = await import(pathToFileURL(resolve(PKG, 'dist/detectors/injection-feat
 export const { HASH_BUCKETS, FEATURE_COUNT, FEATURE_VERSION, HAND_FEATURES, analysePieces, rangeFeatures } = F;
 
 export function loadJsonl(path) {
-  return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 }
 
 /** Deterministic split of a row by its text: train 70%, cal 15% (calibration + thresholds), test 15%. */
@@ -69,7 +72,7 @@ export function train(items, { epochs = 6, lr = 0.2, l2 = 2e-6, posWeight = 3, s
   let bias = 0;
   let gb = 1e-8;
   let s = seed >>> 0;
-  const rand = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const rand = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
   const order = items.map((_, i) => i);
   for (let e = 0; e < epochs; e++) {
     for (let i = order.length - 1; i > 0; i--) {
@@ -173,14 +176,15 @@ export function auc(scores, labels) {
   let rank = 0;
   let sumPos = 0;
   let nPos = 0;
-  for (let i = 0; i < xs.length; ) {
+  for (let i = 0; i < xs.length;) {
     let j = i;
     while (j < xs.length && xs[j][0] === xs[i][0]) j++;
     const avg = (i + j + 1) / 2;
-    for (let k = i; k < j; k++) if (xs[k][1] === 1) {
-      sumPos += avg;
-      nPos++;
-    }
+    for (let k = i; k < j; k++)
+      if (xs[k][1] === 1) {
+        sumPos += avg;
+        nPos++;
+      }
     rank = j;
     i = j;
   }
@@ -217,7 +221,10 @@ export function fit(trainRows, calRows, opts = {}) {
     model = train(piecesOf(trainRows, opts.familyWeights), opts);
   }
   const zs = calRows.map((r) => rowMargin(model, r.feats));
-  const cal = platt(zs, calRows.map((r) => r.row.label));
+  const cal = platt(
+    zs,
+    calRows.map((r) => r.row.label),
+  );
   const score = (r) => calibrate(cal, rowMargin(model, r.feats));
   const benign = (pred) => calRows.filter((r) => r.row.label === 0 && pred(r.row)).map(score);
   const user = benign((x) => USER_FAMILIES.has(x.family));

@@ -24,7 +24,8 @@ export function detectCanaries(text: string, canaries: readonly string[] = []): 
   }
   if (text.includes('BATON-CANARY-')) {
     for (const m of text.matchAll(DEFAULT_CANARY)) {
-      if (!found.some((f) => f.start === m.index)) found.push({ type: 'CANARY_TOKEN', start: m.index, end: m.index + m[0].length, severity: 'critical' });
+      if (!found.some((f) => f.start === m.index))
+        found.push({ type: 'CANARY_TOKEN', start: m.index, end: m.index + m[0].length, severity: 'critical' });
     }
   }
   return found.sort((a, b) => a.start - b.start);

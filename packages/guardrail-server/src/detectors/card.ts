@@ -39,7 +39,20 @@ export function cardBrandFits(digits: string): boolean {
 }
 
 // Printed groupings (digit counts between separators).
-const CARD_GROUPINGS = new Set(['4-4-4-4', '4-4-4-4-1', '4-4-4-4-2', '4-4-4-4-3', '4-4-4-3', '4-4-4-1', '4-6-5', '4-6-4', '4-5-6', '4-4-4', '4-4-5', '4-4-4-4-4']);
+const CARD_GROUPINGS = new Set([
+  '4-4-4-4',
+  '4-4-4-4-1',
+  '4-4-4-4-2',
+  '4-4-4-4-3',
+  '4-4-4-3',
+  '4-4-4-1',
+  '4-6-5',
+  '4-6-4',
+  '4-5-6',
+  '4-4-4',
+  '4-4-5',
+  '4-4-4-4-4',
+]);
 
 const CARD_WORDS =
   /\b(?:card|cards|credit|debit|visa|master\s?card|mc|amex|american express|discover|jcb|diners|maestro|unionpay|cc|ccn|cvv|cvc|cvv2|exp|expiry|expires|expiration|pan|payment|pay|paid|billing|charge[ds]?|karte|kartennummer|carte|tarjeta|cartão|carta)\b/i;
@@ -62,7 +75,14 @@ export function isPaymentCard(text: string, match: string, start: number): boole
   const cardWords = CARD_WORDS.test(before) || /^\W{0,3}(?:exp|expires|cvv|cvc)\b/i.test(after);
   // Card words stand in for a known brand (issuers and test ranges outside the table).
   if (!cardWords && !cardBrandFits(digits)) return false;
-  const printed = seps.length > 0 && CARD_GROUPINGS.has(match.split(/[ -]+/).map((g) => g.length).join('-'));
+  const printed =
+    seps.length > 0 &&
+    CARD_GROUPINGS.has(
+      match
+        .split(/[ -]+/)
+        .map((g) => g.length)
+        .join('-'),
+    );
   if (seps.length > 0 && !printed && !cardWords) return false;
   // "Order 4539…": an ungrouped number after an order/invoice word is that kind of number. A
   // number printed the way cards are (4-4-4-4) is a card whatever word precedes it.

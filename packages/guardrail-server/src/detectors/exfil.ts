@@ -136,7 +136,8 @@ export function urlCarriesData(raw: string, options: UrlCarriesDataOptions = {})
     if (detectPii(trimmed).length > 0) return 'pii-value';
     // A sizing/format value is one token (`q=75`, `fit=crop`); `q=quarterly revenue` is words.
     // Badge text parameters (`label`, `logo`, `style`, `color`) are exempt even with spaces.
-    if (options.image && !BADGE_PARAM.test(name) && !(RENDER_PARAM.test(name) && !/\s/.test(trimmed)) && valueCarriesWords(name, trimmed)) return 'words-in-image-query';
+    if (options.image && !BADGE_PARAM.test(name) && !(RENDER_PARAM.test(name) && !/\s/.test(trimmed)) && valueCarriesWords(name, trimmed))
+      return 'words-in-image-query';
   }
   // An image whose path spells out text ("/p/quarterly%20revenue.png", "/c/jane+doe+salary.gif").
   if (options.image) {
@@ -178,7 +179,8 @@ export function detectExfiltration(text: string, options: DetectExfilOptions = {
       const type: ExfilType = why === 'script' ? 'SCRIPT_URL' : isImage ? 'IMAGE_EXFIL' : 'LINK_EXFIL';
       found.push({ type, start, end: start + raw.length, severity: type === 'LINK_EXFIL' && !isLink ? 'medium' : 'high' });
     }
-    for (const m of visible.matchAll(EVENT_HANDLER)) found.push({ type: 'SCRIPT_URL', start: m.index, end: m.index + m[0].length, severity: 'high' });
+    for (const m of visible.matchAll(EVENT_HANDLER))
+      found.push({ type: 'SCRIPT_URL', start: m.index, end: m.index + m[0].length, severity: 'high' });
   }
   // Instructions to build such a URL, including ones split into quoted string fragments.
   const joined = text.includes('","') ? text.replace(/",\s*"/g, '').replace(/"/g, '') : text;

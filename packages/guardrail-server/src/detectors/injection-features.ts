@@ -90,16 +90,26 @@ export function segmentText(text: string): Segment[] {
   return segments.length > 1 ? segments : [];
 }
 
-
 function isAlnum(c: number): boolean {
   // ASCII letters/digits, and everything non-ASCII that is not punctuation or a space (cheap
   // approximation of \p{L}\p{N}: CJK, Cyrillic, Arabic, Devanagari... all count as letters).
-  return (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c > 0xbf && c !== 0x3000 && (c < 0x2000 || c > 0x206f) && (c < 0x3000 || c > 0x303f) && (c < 0xff00 || c > 0xff0f));
+  return (
+    (c >= 0x61 && c <= 0x7a) ||
+    (c >= 0x30 && c <= 0x39) ||
+    (c >= 0x41 && c <= 0x5a) ||
+    (c > 0xbf && c !== 0x3000 && (c < 0x2000 || c > 0x206f) && (c < 0x3000 || c > 0x303f) && (c < 0xff00 || c > 0xff0f))
+  );
 }
 
 /** Han, kana, Hangul and Thai: scripts whose words are not separated by spaces. */
 function isDenseScript(c: number): boolean {
-  return (c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x9fff) || (c >= 0xac00 && c <= 0xd7af) || (c >= 0x0e00 && c <= 0x0e7f) || (c >= 0xf900 && c <= 0xfaff);
+  return (
+    (c >= 0x3040 && c <= 0x30ff) ||
+    (c >= 0x3400 && c <= 0x9fff) ||
+    (c >= 0xac00 && c <= 0xd7af) ||
+    (c >= 0x0e00 && c <= 0x0e7f) ||
+    (c >= 0xf900 && c <= 0xfaff)
+  );
 }
 
 const FNV_OFFSET = 0x811c9dc5;
@@ -189,7 +199,7 @@ export function analyseText(text: string, options: { decoded?: boolean; segments
       // character) is a word of its own; the runs' character n-grams stay as for any text.
       if (wordStart !== -1) endWord(len);
       wordStart = prevDense ? len - 1 : len;
-      hw = Math.imul(((prevDense ? Math.imul((FNV_OFFSET ^ 1) ^ prevDense, FNV_PRIME) : FNV_OFFSET ^ 1) ^ c) >>> 0, FNV_PRIME);
+      hw = Math.imul(((prevDense ? Math.imul(FNV_OFFSET ^ 1 ^ prevDense, FNV_PRIME) : FNV_OFFSET ^ 1) ^ c) >>> 0, FNV_PRIME);
       buf[len++] = c;
       endWord(len);
       prevDense = c;
@@ -232,7 +242,16 @@ export function analyseText(text: string, options: { decoded?: boolean; segments
       ranges.push({ start, end: Math.max(start, end), foldedStart: bounds[k]!, foldedEnd: bounds[k + 1]!, segment: segments[k]! });
     }
   }
-  return { folded, decoded: options.decoded ?? false, length: len, charIds, words: Int32Array.from(words), wordCount: words.length / 4, cues: findCues(folded), ranges };
+  return {
+    folded,
+    decoded: options.decoded ?? false,
+    length: len,
+    charIds,
+    words: Int32Array.from(words),
+    wordCount: words.length / 4,
+    cues: findCues(folded),
+    ranges,
+  };
 }
 
 /** The pieces a text is scored as: the text (with its segments), and its decoded layers. */

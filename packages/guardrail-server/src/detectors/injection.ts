@@ -31,7 +31,12 @@ export function shippedWeights(): InjectionWeights {
     const q = Buffer.from(INJECTION_MODEL.hashWeights, 'base64');
     const hash = new Float32Array(HASH_BUCKETS);
     for (let i = 0; i < q.length && i < HASH_BUCKETS; i++) hash[i] = ((q[i]! << 24) >> 24) * INJECTION_MODEL.hashScale;
-    shipped = { bias: INJECTION_MODEL.bias, hash, hand: Float32Array.from(INJECTION_MODEL.handWeights), calibration: INJECTION_MODEL.calibration };
+    shipped = {
+      bias: INJECTION_MODEL.bias,
+      hash,
+      hand: Float32Array.from(INJECTION_MODEL.handWeights),
+      calibration: INJECTION_MODEL.calibration,
+    };
   }
   return shipped;
 }

@@ -13,7 +13,8 @@ import type { DetectedSpan } from './types.js';
 export const PII_TYPES = ['EMAIL_ADDRESS', 'PHONE_NUMBER', 'US_SSN', 'CREDIT_CARD', 'IBAN_CODE', 'IP_ADDRESS'] as const;
 export type PiiType = (typeof PII_TYPES)[number];
 
-const EMAIL = /(?<![\w.%+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}(?![\w-])/g;
+const EMAIL =
+  /(?<![\w.%+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}(?![\w-])/g;
 const SSN = /(?<![\w-])(\d{3})([- ])(\d{2})\2(\d{4})(?![\w-])/g;
 // Nine digits with no separators are an SSN only when SSN words stand right before them.
 const SSN_BARE = /(?<![\w-])(\d{3})(\d{2})(\d{4})(?![\w-])/g;
@@ -25,15 +26,18 @@ const IPV6 = /(?<![\w:.])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?:(?<=:)(?:\
 // German-style area code and slash ("030/1234567", "+49 30/1234567"): the slash only after a trunk 0
 // or a country code, so "2021/2022" and dates stay out.
 const PHONE_SLASH = /(?<![\w+./-])(?:\+\d{1,3} ?\(?0?\)?\d{1,4}|\(?0\d{2,4}\)?) ?\/ ?\d{5,8}(?:[ -]\d{1,6})?(?![\w/]|[.,:-]\d)/g;
-const PHONE = /(?<![\w+./-])(?<!\d,)(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,4}\)[ .-]?)?(?:\d{7,12}|\d{1,6}(?:[ .-]\d{1,8}){1,5})(?:(?: ?(?:x|ext\.?) ?)\d{1,5})?(?![\w]|[.,/:-]\d|-[A-Za-z](?![a-z]))/g;
+const PHONE =
+  /(?<![\w+./-])(?<!\d,)(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,4}\)[ .-]?)?(?:\d{7,12}|\d{1,6}(?:[ .-]\d{1,8}){1,5})(?:(?: ?(?:x|ext\.?) ?)\d{1,5})?(?![\w]|[.,/:-]\d|-[A-Za-z](?![a-z]))/g;
 
 // Words that, right before a number, say it is not a phone number or IP address.
 const NOT_PII_CONTEXT =
   /(?:\b(?:order|tracking|invoice|ticket|ref|reference|part|section|isbn|version|ver|v|build|release|serial|sku|model|po|case|item|room|code|id|no|number|step|chapter|page|port|pin|licen[cs]e|suite|apt|unit|account|zip|postal|postcode|plz|cep|aba|routing|rtn|transit|swift|bic|sort code|mac|hwaddr|ether|bssid|cert|certificate)\b|#)[^\d\n]{0,24}$/i;
 // A word after a short spaced number makes it a street address ("3747 3911 Fourth Av").
 const PHONE_LABEL = /^(?:office|fax|mobile|cell|home|work|phone|tel|ext|or|and|to|is|for|if|x|on|at|during|between|please|call|text)$/i;
-const PHONE_CONTEXT = /\b(?:phone|tel|telephone|call|calling|mobile|mob|cell|cellphone|fax|whatsapp|signal|sms|text|texting|contact|reach|dial|ring|number|no|nr|num|hotline|helpline|landline|handy|telefon|téléphone|teléfono|portable|móvil)\b[^\n\d]{0,24}$/i;
-const PHONE_WORD = /(?:\b(?:phone|tel|telephone|mobile|cell|fax|whatsapp|hotline|helpline|landline)\b[^\n\d]{0,20}|\b(?:my|our|his|her|their|your) (?:number|no\.?)(?: is)?:?\s{0,3})$/i;
+const PHONE_CONTEXT =
+  /\b(?:phone|tel|telephone|call|calling|mobile|mob|cell|cellphone|fax|whatsapp|signal|sms|text|texting|contact|reach|dial|ring|number|no|nr|num|hotline|helpline|landline|handy|telefon|téléphone|teléfono|portable|móvil)\b[^\n\d]{0,24}$/i;
+const PHONE_WORD =
+  /(?:\b(?:phone|tel|telephone|mobile|cell|fax|whatsapp|hotline|helpline|landline)\b[^\n\d]{0,20}|\b(?:my|our|his|her|their|your) (?:number|no\.?)(?: is)?:?\s{0,3})$/i;
 const DATE_LIKE = /^(?:\d{4}[-./ ]\d{1,2}[-./ ]\d{1,2}|\d{1,2}[-./ ]\d{1,2}[-./ ]\d{2,4})$/;
 
 export { luhnValid } from './luhn.js';
@@ -109,7 +113,13 @@ function phoneValid(text: string, match: string, start: number): boolean {
   if (!international && !phoneWords && /^[1-9] \d{3}(?: \d{3})+$/.test(core)) return false;
   const groups = core.replace(/^\+\d{1,3}[ .-]?/, '').split(/[ .-]+/);
   // Byte dumps ("<Buffer 01 02 03 04>"): pairs of digits, except the French 0X XX XX XX XX.
-  if (groups.length >= 3 && groups.every((g) => g.length === 2) && !(groups.length === 5 && /^0[1-9]$/.test(groups[0]!)) && !international && !phoneWords)
+  if (
+    groups.length >= 3 &&
+    groups.every((g) => g.length === 2) &&
+    !(groups.length === 5 && /^0[1-9]$/.test(groups[0]!)) &&
+    !international &&
+    !phoneWords
+  )
     return false;
   // A bare run of 10-11 digits is a phone number only when something says so: a counter, size or
   // timestamp has the same shape.
@@ -140,10 +150,14 @@ export function detectPii(text: string, types: ReadonlySet<PiiType> | undefined 
   if (want('US_SSN'))
     for (const m of text.matchAll(SSN)) if (ssnValid(m[1]!, m[3]!, m[4]!)) push(found, 'US_SSN', m.index, m.index + m[0].length);
   if (want('US_SSN') && /\b(?:ssn|ss#|social security|soc\.? ?sec)/i.test(text))
-    for (const m of text.matchAll(SSN_BARE)) if (ssnValid(m[1]!, m[2]!, m[3]!) && SSN_WORDS.test(contextBefore(text, m.index))) push(found, 'US_SSN', m.index, m.index + m[0].length);
-  if (want('EMAIL_ADDRESS') && text.includes('@')) for (const m of text.matchAll(EMAIL)) push(found, 'EMAIL_ADDRESS', m.index, m.index + m[0].length);
+    for (const m of text.matchAll(SSN_BARE))
+      if (ssnValid(m[1]!, m[2]!, m[3]!) && SSN_WORDS.test(contextBefore(text, m.index)))
+        push(found, 'US_SSN', m.index, m.index + m[0].length);
+  if (want('EMAIL_ADDRESS') && text.includes('@'))
+    for (const m of text.matchAll(EMAIL)) push(found, 'EMAIL_ADDRESS', m.index, m.index + m[0].length);
   if (want('IP_ADDRESS')) {
-    for (const m of text.matchAll(IPV4)) if (!NOT_PII_CONTEXT.test(contextBefore(text, m.index))) push(found, 'IP_ADDRESS', m.index, m.index + m[0].length);
+    for (const m of text.matchAll(IPV4))
+      if (!NOT_PII_CONTEXT.test(contextBefore(text, m.index))) push(found, 'IP_ADDRESS', m.index, m.index + m[0].length);
     if (text.includes(':'))
       for (const m of text.matchAll(IPV6)) {
         const v = m[0];
@@ -153,7 +167,8 @@ export function detectPii(text: string, types: ReadonlySet<PiiType> | undefined 
   if (want('PHONE_NUMBER') && /\d\)? ?\/ ?\d{5}/.test(text))
     for (const m of text.matchAll(PHONE_SLASH)) {
       const digits = m[0].replace(/\D/g, '').length;
-      if (digits >= 7 && digits <= 15 && !NOT_PII_CONTEXT.test(contextBefore(text, m.index))) push(found, 'PHONE_NUMBER', m.index, m.index + m[0].length);
+      if (digits >= 7 && digits <= 15 && !NOT_PII_CONTEXT.test(contextBefore(text, m.index)))
+        push(found, 'PHONE_NUMBER', m.index, m.index + m[0].length);
     }
   if (want('PHONE_NUMBER'))
     for (const m of text.matchAll(PHONE)) {

@@ -16,10 +16,12 @@ export interface SecretRule {
   context?: (text: string, start: number) => boolean;
 }
 
-const TRIVIAL = /^(?:user(?:name)?|pass(?:word|wd|phrase)?|passwd|pwd|secret|test|token|admin|root|guest|xxx|yyy|foo|bar|baz|changeme|mypassword|example|demo|dbuser|apiuser|login|\[[^\]]*\]|\{[^}]*\})$/i;
+const TRIVIAL =
+  /^(?:user(?:name)?|pass(?:word|wd|phrase)?|passwd|pwd|secret|test|token|admin|root|guest|xxx|yyy|foo|bar|baz|changeme|mypassword|example|demo|dbuser|apiuser|login|\[[^\]]*\]|\{[^}]*\})$/i;
 // A stand-in word with decoration ("password1", "Secret_123!", "not-set", "todo"): what tutorials
 // and fixtures write where a credential goes.
-const STAND_IN = /^(?:(?:my|the|your|some|default|test|dummy|fake|sample|example|demo)?[_-]?(?:pass(?:word|wd|phrase)?|pwd|secret|token|key|api[_-]?key|admin|root|guest|user|test|changeme|default|demo)[\W_]{0,2}\d{0,4}[\W_]{0,2}|not[_ -]?set|unset|none|empty|todo|tbd|fixme|n\/a|required|optional|hidden|masked)$/i;
+const STAND_IN =
+  /^(?:(?:my|the|your|some|default|test|dummy|fake|sample|example|demo)?[_-]?(?:pass(?:word|wd|phrase)?|pwd|secret|token|key|api[_-]?key|admin|root|guest|user|test|changeme|default|demo)[\W_]{0,2}\d{0,4}[\W_]{0,2}|not[_ -]?set|unset|none|empty|todo|tbd|fixme|n\/a|required|optional|hidden|masked)$/i;
 
 /** True when a credential value is a stand-in (`password`, `test`, `[PASSWORD]`, `{pass}`, `$VAR`). */
 export function isTrivialCredential(v: string): boolean {

@@ -17,12 +17,21 @@ export const PROVIDER_PREFIX_RULES: readonly SecretRule[] = [
   { id: 'airtable-pat', re: /\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b/g, keywords: ['pat'] },
   { id: 'alibaba-access-key-id', re: /\bLTAI[A-Za-z0-9]{20}\b/g, minEntropy: 3, keywords: ['ltai'] },
   { id: 'artifactory-token', re: /\b(?:AKCp[A-Za-z0-9]{69}|cmVmd[A-Za-z0-9]{59})\b/g, keywords: ['akcp', 'cmvmd'] },
-  { id: 'authress-key', re: /\b(?:sc|ext|scauth|authress)_[A-Za-z0-9]{5,30}\.[A-Za-z0-9]{4,6}\.acc[_-][A-Za-z0-9-]{10,32}\.[A-Za-z0-9+/_=-]{30,120}/g, keywords: ['.acc'] },
+  {
+    id: 'authress-key',
+    re: /\b(?:sc|ext|scauth|authress)_[A-Za-z0-9]{5,30}\.[A-Za-z0-9]{4,6}\.acc[_-][A-Za-z0-9-]{10,32}\.[A-Za-z0-9+/_=-]{30,120}/g,
+    keywords: ['.acc'],
+  },
   { id: 'clickhouse-cloud-secret', re: /\b4b1d[A-Za-z0-9]{38}\b/g, minEntropy: 3.5, keywords: ['4b1d'] },
   { id: 'clojars-token', re: /\bCLOJARS_[A-Za-z0-9]{60}\b/gi, keywords: ['clojars_'] },
   { id: 'defined-networking-token', re: /\bdnkey-[A-Za-z0-9=_-]{26}-[A-Za-z0-9=_-]{52}\b/g, keywords: ['dnkey-'] },
   { id: 'digitalocean-token', re: /\bdo[opr]_v1_[a-f0-9]{64}\b/g, keywords: ['_v1_'] },
-  { id: 'discord-bot-token', re: /\b[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}\b/g, minEntropy: 3.5, check: hasDigitAndLetter },
+  {
+    id: 'discord-bot-token',
+    re: /\b[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}\b/g,
+    minEntropy: 3.5,
+    check: hasDigitAndLetter,
+  },
   { id: 'discord-webhook-url', re: /\bdiscord(?:app)?\.com\/api\/webhooks\/\d{17,20}\/[A-Za-z0-9_-]{60,68}/g, keywords: ['discord'] },
   { id: 'duffel-token', re: /\bduffel_(?:test|live)_[A-Za-z0-9_=-]{43}\b/g, keywords: ['duffel_'] },
   { id: 'dynatrace-token', re: /\bdt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}\b/g, keywords: ['dt0c01.'] },
@@ -37,10 +46,20 @@ export const PROVIDER_PREFIX_RULES: readonly SecretRule[] = [
   { id: 'mailgun-key', re: /\b(?:key|pubkey)-[a-f0-9]{32}\b/g, minEntropy: 3, keywords: ['key-'] },
   { id: 'mapbox-token', re: /\b[pst]k\.eyJ1[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}/g, keywords: ['k.eyj1'] },
   { id: 'maxmind-license-key', re: /\b[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk\b/g, keywords: ['_mmk'] },
-  { id: 'microsoft-teams-webhook', re: /\bhttps:\/\/[a-z0-9-]+\.webhook\.office\.com\/webhookb2\/[a-z0-9-]{36}@[a-z0-9-]{36}\/IncomingWebhook\/[a-z0-9]{32}\/[a-z0-9-]{36}/gi, keywords: ['webhook.office.com'] },
+  {
+    id: 'microsoft-teams-webhook',
+    re: /\bhttps:\/\/[a-z0-9-]+\.webhook\.office\.com\/webhookb2\/[a-z0-9-]{36}@[a-z0-9-]{36}\/IncomingWebhook\/[a-z0-9]{32}\/[a-z0-9-]{36}/gi,
+    keywords: ['webhook.office.com'],
+  },
   { id: 'new-relic-key', re: /\bNR(?:AK|JS|II)-[A-Za-z0-9-]{19,32}\b/g, keywords: ['nrak-', 'nrjs-', 'nrii-'] },
   { id: 'nuget-api-key', re: /\boy2[a-z0-9]{43}\b/g, minEntropy: 3.5, keywords: ['oy2'] },
-  { id: 'nuget-config-password', re: /<add\s+key="(?:ClearText)?Password"\s+value="([^"]{8,})"/gi, group: 1, keywords: ['password'], check: (v) => !isTrivialCredential(v) },
+  {
+    id: 'nuget-config-password',
+    re: /<add\s+key="(?:ClearText)?Password"\s+value="([^"]{8,})"/gi,
+    group: 1,
+    keywords: ['password'],
+    check: (v) => !isTrivialCredential(v),
+  },
   { id: 'octopus-deploy-key', re: /\bAPI-[A-Z0-9]{26}\b/g, minEntropy: 3, keywords: ['api-'], check: hasDigitAndLetter },
   { id: 'perplexity-api-key', re: /\bpplx-[A-Za-z0-9]{48}\b/g, keywords: ['pplx-'] },
   { id: 'planetscale-token', re: /\bpscale_(?:tkn|oauth|pw)_[\w=.-]{32,64}/g, keywords: ['pscale_'] },
@@ -54,11 +73,37 @@ export const PROVIDER_PREFIX_RULES: readonly SecretRule[] = [
   { id: 'shippo-token', re: /\bshippo_(?:live|test)_[a-fA-F0-9]{40}\b/g, keywords: ['shippo_'] },
   { id: 'telegram-bot-token', re: /\b\d{8,10}:AA[A-Za-z0-9_-]{33}\b/g, keywords: [':aa'] },
   { id: 'twitter-bearer-token', re: /\bA{22}[A-Za-z0-9%]{80,100}/g, keywords: ['aaaaaaaaaaaaaaaaaaaaaa'] },
-  { id: 'yandex-key', re: /\b(?:AQVN[A-Za-z0-9_-]{35,38}|YC[A-Za-z0-9_-]{38}|t1\.[A-Za-z0-9_-]+={0,2}\.[A-Za-z0-9_-]{86}={0,2})(?![\w-])/g, minEntropy: 3.5, check: hasDigitAndLetter, keywords: ['aqvn', 'yc', 't1.'] },
-  { id: 'azure-sas-token', re: /[?&]sig=([A-Za-z0-9%+/]{40,}(?:%3D|=){0,2})/g, group: 1, keywords: ['sig='], check: (v) => /(?:%2B|%2F|%3D|[+/])/i.test(v) || v.length >= 43 },
-  { id: 'azure-connection-string', re: /\b(?:SharedAccessKey|AccountKey|SharedAccessSignature)\s{0,3}=\s{0,3}([A-Za-z0-9+/%]{30,}={0,2})/g, group: 1, minEntropy: 3.5, keywords: ['sharedaccess', 'accountkey'] },
-  { id: 'password-hash', re: /\$2[aby]?\$\d{2}\$[./A-Za-z0-9]{53}|\$1\$[./A-Za-z0-9]{1,8}\$[./A-Za-z0-9]{22}|\$[56]\$(?:rounds=\d{1,9}\$)?[./A-Za-z0-9]{1,16}\$[./A-Za-z0-9]{43,86}|\$[89]\$[./A-Za-z0-9]{14}\$[./A-Za-z0-9]{43}|\$krb5asrep\$23\$[^:\s]{1,200}:[a-f0-9]{32}\$[a-f0-9]{64,}/g, keywords: ['$2', '$1$', '$5$', '$6$', '$8$', '$9$', '$krb5'] },
-  { id: 'aws-session-token', re: /\b(?:FwoGZXIvYXdzE|IQoJb3JpZ2luX2Vj)[A-Za-z0-9/+=]{100,}/g, keywords: ['fwogzxivyxdze', 'iqojb3jpz2lux2vj'] },
+  {
+    id: 'yandex-key',
+    re: /\b(?:AQVN[A-Za-z0-9_-]{35,38}|YC[A-Za-z0-9_-]{38}|t1\.[A-Za-z0-9_-]+={0,2}\.[A-Za-z0-9_-]{86}={0,2})(?![\w-])/g,
+    minEntropy: 3.5,
+    check: hasDigitAndLetter,
+    keywords: ['aqvn', 'yc', 't1.'],
+  },
+  {
+    id: 'azure-sas-token',
+    re: /[?&]sig=([A-Za-z0-9%+/]{40,}(?:%3D|=){0,2})/g,
+    group: 1,
+    keywords: ['sig='],
+    check: (v) => /(?:%2B|%2F|%3D|[+/])/i.test(v) || v.length >= 43,
+  },
+  {
+    id: 'azure-connection-string',
+    re: /\b(?:SharedAccessKey|AccountKey|SharedAccessSignature)\s{0,3}=\s{0,3}([A-Za-z0-9+/%]{30,}={0,2})/g,
+    group: 1,
+    minEntropy: 3.5,
+    keywords: ['sharedaccess', 'accountkey'],
+  },
+  {
+    id: 'password-hash',
+    re: /\$2[aby]?\$\d{2}\$[./A-Za-z0-9]{53}|\$1\$[./A-Za-z0-9]{1,8}\$[./A-Za-z0-9]{22}|\$[56]\$(?:rounds=\d{1,9}\$)?[./A-Za-z0-9]{1,16}\$[./A-Za-z0-9]{43,86}|\$[89]\$[./A-Za-z0-9]{14}\$[./A-Za-z0-9]{43}|\$krb5asrep\$23\$[^:\s]{1,200}:[a-f0-9]{32}\$[a-f0-9]{64,}/g,
+    keywords: ['$2', '$1$', '$5$', '$6$', '$8$', '$9$', '$krb5'],
+  },
+  {
+    id: 'aws-session-token',
+    re: /\b(?:FwoGZXIvYXdzE|IQoJb3JpZ2luX2Vj)[A-Za-z0-9/+=]{100,}/g,
+    keywords: ['fwogzxivyxdze', 'iqojb3jpz2lux2vj'],
+  },
   { id: 'aws-mws-token', re: /\bamzn\.mws\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g, keywords: ['amzn.mws.'] },
   { id: 'aws-appsync-key', re: /\bda2-[a-z0-9]{26}\b/g, minEntropy: 3, keywords: ['da2-'] },
   { id: 'bitbucket-app-password', re: /\bATBB[A-Za-z0-9_=.-]{28,}/g, keywords: ['atbb'] },
@@ -69,32 +114,105 @@ export const PROVIDER_PREFIX_RULES: readonly SecretRule[] = [
   { id: 'firecrawl-key', re: /\bfc-[a-f0-9]{32}\b/g, keywords: ['fc-'] },
   { id: 'gitlab-runner-token', re: /\bGR1348941[A-Za-z0-9_-]{20}\b/g, check: (v) => /[A-Za-z]/.test(v.slice(9)), keywords: ['gr1348941'] },
   { id: 'jina-key', re: /\bjina_[A-Za-z0-9_-]{60}\b/g, keywords: ['jina_'] },
-  { id: 'new-relic-key-more', re: /\bNR(?:AA|RA|IQ|AL|PX)-[A-Za-z0-9-]{27,40}\b|\b[a-f0-9]{36}NRAL\b/g, keywords: ['nraa-', 'nrra-', 'nriq-', 'nral', 'nrpx-'] },
-  { id: 'base64-private-key', re: /\bLS0tLS1CRUdJT[A-Za-z0-9+/]{60,}={0,2}/g, keywords: ['ls0tls1crudjt'], check: (v) => /PRIVATE KEY/.test(Buffer.from(v.slice(0, 120), 'base64').toString('latin1')) },
+  {
+    id: 'new-relic-key-more',
+    re: /\bNR(?:AA|RA|IQ|AL|PX)-[A-Za-z0-9-]{27,40}\b|\b[a-f0-9]{36}NRAL\b/g,
+    keywords: ['nraa-', 'nrra-', 'nriq-', 'nral', 'nrpx-'],
+  },
+  {
+    id: 'base64-private-key',
+    re: /\bLS0tLS1CRUdJT[A-Za-z0-9+/]{60,}={0,2}/g,
+    keywords: ['ls0tls1crudjt'],
+    check: (v) => /PRIVATE KEY/.test(Buffer.from(v.slice(0, 120), 'base64').toString('latin1')),
+  },
   { id: 'salesforce-token', re: /\b00[A-Za-z0-9]{13}![A-Za-z0-9_.]{80,100}/g, keywords: ['00'] },
   { id: 'segment-token', re: /\bsgp_[A-Za-z0-9]{64}\b/g, keywords: ['sgp_'] },
   { id: 'sonarqube-token', re: /\bsq[pau]_[a-f0-9]{40}\b/g, keywords: ['sqp_', 'sqa_', 'squ_'] },
   { id: 'stackhawk-key', re: /\bhawk\.[A-Za-z0-9_-]{20}\.[A-Za-z0-9_-]{20}\b/g, keywords: ['hawk.'] },
   { id: 'tavily-key', re: /\btvly-(?:dev-)?[A-Za-z0-9]{32}\b/g, keywords: ['tvly-'] },
   { id: 'adafruit-io-key', re: /\baio_[A-Za-z0-9]{28}\b/g, minEntropy: 3, keywords: ['aio_'] },
-  { id: 'netrc-password', re: /\bmachine\s+\S{1,200}\s+login\s+\S{1,200}\s+password\s+(\S{4,200})/g, group: 1, keywords: ['machine'], check: (v) => !isTrivialCredential(v) },
-  { id: 'psexec-password', re: /\bpsexec(?:64)?(?:\.exe)?\b[^\n]{0,200}?\s-p\s+["']?([^\s"']{3,200})/gi, group: 1, keywords: ['psexec'], check: (v) => !isTrivialCredential(v) },
-  { id: 'powershell-password-arg', re: /\s-Password\s+["']([^"'\n]{4,200})["']/gi, group: 1, keywords: ['-password'], check: (v) => !isTrivialCredential(v) },
+  {
+    id: 'netrc-password',
+    re: /\bmachine\s+\S{1,200}\s+login\s+\S{1,200}\s+password\s+(\S{4,200})/g,
+    group: 1,
+    keywords: ['machine'],
+    check: (v) => !isTrivialCredential(v),
+  },
+  {
+    id: 'psexec-password',
+    re: /\bpsexec(?:64)?(?:\.exe)?\b[^\n]{0,200}?\s-p\s+["']?([^\s"']{3,200})/gi,
+    group: 1,
+    keywords: ['psexec'],
+    check: (v) => !isTrivialCredential(v),
+  },
+  {
+    id: 'powershell-password-arg',
+    re: /\s-Password\s+["']([^"'\n]{4,200})["']/gi,
+    group: 1,
+    keywords: ['-password'],
+    check: (v) => !isTrivialCredential(v),
+  },
   // .NET credentials written as literals, by the constructors' documented signatures
   // (learn.microsoft.com): NetworkCredential(userName, password[, domain]) and
   // DirectoryEntry(path, username, password[, authenticationType]).
-  { id: 'dotnet-network-credential', re: /\bNetworkCredential\s{0,3}\(\s{0,3}@?"[^"\n]{0,200}"\s{0,3},\s{0,3}@?"([^"\n]{4,200})"/g, group: 1, keywords: ['networkcredential'], check: (v) => passwordLiteralOk(v) },
-  { id: 'dotnet-directory-entry', re: /\bDirectoryEntry\s{0,3}\(\s{0,3}@?"[^"\n]{0,300}"\s{0,3},\s{0,3}@?"[^"\n]{0,200}"\s{0,3},\s{0,3}@?"([^"\n]{4,200})"/g, group: 1, keywords: ['directoryentry'], check: (v) => passwordLiteralOk(v) },
-  { id: 'wireguard-key', re: /\b(?:PrivateKey|PresharedKey)\s{0,3}=\s{0,3}([A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=)/g, group: 1, keywords: ['privatekey', 'presharedkey'] },
+  {
+    id: 'dotnet-network-credential',
+    re: /\bNetworkCredential\s{0,3}\(\s{0,3}@?"[^"\n]{0,200}"\s{0,3},\s{0,3}@?"([^"\n]{4,200})"/g,
+    group: 1,
+    keywords: ['networkcredential'],
+    check: (v) => passwordLiteralOk(v),
+  },
+  {
+    id: 'dotnet-directory-entry',
+    re: /\bDirectoryEntry\s{0,3}\(\s{0,3}@?"[^"\n]{0,300}"\s{0,3},\s{0,3}@?"[^"\n]{0,200}"\s{0,3},\s{0,3}@?"([^"\n]{4,200})"/g,
+    group: 1,
+    keywords: ['directoryentry'],
+    check: (v) => passwordLiteralOk(v),
+  },
+  {
+    id: 'wireguard-key',
+    re: /\b(?:PrivateKey|PresharedKey)\s{0,3}=\s{0,3}([A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=)/g,
+    group: 1,
+    keywords: ['privatekey', 'presharedkey'],
+  },
   { id: 'jenkins-crumb', re: /\bJenkins-Crumb\s{0,3}[:=]\s{0,3}([a-f0-9]{32,64})\b/gi, group: 1, keywords: ['jenkins-crumb'] },
-  { id: 'kubernetes-bootstrap-token', re: /\b(?:kubeadm|bootstrap|--token)[^\n]{0,40}?\b([a-z0-9]{6}\.[a-z0-9]{16})\b/gi, group: 1, keywords: ['kubeadm', 'bootstrap', '--token'], check: hasDigitAndLetter },
+  {
+    id: 'kubernetes-bootstrap-token',
+    re: /\b(?:kubeadm|bootstrap|--token)[^\n]{0,40}?\b([a-z0-9]{6}\.[a-z0-9]{16})\b/gi,
+    group: 1,
+    keywords: ['kubeadm', 'bootstrap', '--token'],
+    check: hasDigitAndLetter,
+  },
   { id: 'teamcity-token', re: /\beyJ0eXAiOiAiVENWMiJ9\.[A-Za-z0-9_-]{20,}(?:\.[A-Za-z0-9_-]{10,})?/g, keywords: ['eyj0exaioiaivenwmij9'] },
   { id: 'twitch-stream-key', re: /\blive_\d{6,12}_[A-Za-z0-9]{30}\b/g, keywords: ['live_'] },
-  { id: 'azure-devops-pat', re: /\b(?:azure|devops|ado|vsts|az)[\w.-]{0,30}(?:pat|token|key)[\w.-]{0,10}["'`]?\s{0,3}[:=]\s{0,3}["'`]?([a-z2-7]{52})\b/gi, group: 1, minEntropy: 3.5, keywords: ['azure', 'devops', 'ado', 'vsts', 'az'] },
-  { id: 'jenkins-setup-password', re: /use the following password to proceed to installation:\s{1,20}([a-f0-9]{32})\b/gi, group: 1, keywords: ['following password'] },
+  {
+    id: 'azure-devops-pat',
+    re: /\b(?:azure|devops|ado|vsts|az)[\w.-]{0,30}(?:pat|token|key)[\w.-]{0,10}["'`]?\s{0,3}[:=]\s{0,3}["'`]?([a-z2-7]{52})\b/gi,
+    group: 1,
+    minEntropy: 3.5,
+    keywords: ['azure', 'devops', 'ado', 'vsts', 'az'],
+  },
+  {
+    id: 'jenkins-setup-password',
+    re: /use the following password to proceed to installation:\s{1,20}([a-f0-9]{32})\b/gi,
+    group: 1,
+    keywords: ['following password'],
+  },
   { id: 'vault-unseal-key', re: /\bUnseal Key(?: \d{1,2})?:\s{0,3}([A-Za-z0-9+/]{43,44}={0,2})/g, group: 1, keywords: ['unseal key'] },
-  { id: 'gradle-credentials', re: /\bcredentials\s{0,3}\{[^}]{0,200}?\bpassword\s{0,3}=?\s{0,3}["']([^"'\n$]{4,100})["']/g, group: 1, keywords: ['credentials'], check: (v) => !isTrivialCredential(v) },
-  { id: 'kubernetes-secret-data', re: /\bkind:\s{0,3}["']?Secret["']?[^]{0,300}?\bdata:\s{0,3}\n\s{1,12}[\w.-]{1,64}:\s{0,3}["']?([A-Za-z0-9+/]{12,}={0,2})/g, group: 1, keywords: ['secret'], check: (v) => !isTrivialCredential(v) },
+  {
+    id: 'gradle-credentials',
+    re: /\bcredentials\s{0,3}\{[^}]{0,200}?\bpassword\s{0,3}=?\s{0,3}["']([^"'\n$]{4,100})["']/g,
+    group: 1,
+    keywords: ['credentials'],
+    check: (v) => !isTrivialCredential(v),
+  },
+  {
+    id: 'kubernetes-secret-data',
+    re: /\bkind:\s{0,3}["']?Secret["']?[^]{0,300}?\bdata:\s{0,3}\n\s{1,12}[\w.-]{1,64}:\s{0,3}["']?([A-Za-z0-9+/]{12,}={0,2})/g,
+    group: 1,
+    keywords: ['secret'],
+    check: (v) => !isTrivialCredential(v),
+  },
 ];
 
 /**
@@ -102,19 +220,94 @@ export const PROVIDER_PREFIX_RULES: readonly SecretRule[] = [
  * (gitleaks' keyword rules). Used by the `vendor-key-assignment` rule.
  */
 export const MORE_VENDORS: readonly string[] = [
-  'adafruit', 'adobe', 'alibaba', 'beamer', 'bittrex', 'codecov', 'cohere', 'co_api_key', 'coinbase', 'confluent', 'discord', 'droneci',
-  'etsy', 'fastly', 'finicity', 'finnhub', 'flickr', 'freshbooks', 'gitter', 'gocardless', 'intercom', 'jfrog', 'artifactory', 'kraken',
-  'kucoin', 'linkedin', 'looker', 'mattermost', 'meraki', 'nytimes', 'privateai', 'private_ai', 'sendbird', 'shippo', 'squarespace',
-  'telegram', 'trello', 'twitch', 'twitter', 'yandex', 'openai', 'anthropic', 'mistral', 'gemini', 'replicate', 'pinecone', 'deepseek',
-  'together', 'fireworks', 'elevenlabs', 'azure', 'firebase', 'supabase', 'auth0', 'okta', 'paypal', 'braintree', 'razorpay', 'paystack',
-  'blynk', 'codeclimate', 'cc_test_reporter', 'nasa', 'kagi', 'particle', 'thingsboard', 'sauce', 'segment', 'postmark', 'gitalk',
-  'teamcity', 'truenas', 'hashicorp', 'unseal', 'github_secret', 'github_client_secret', 'gh_secret', 'django_secret', 'jwt_secret',
+  'adafruit',
+  'adobe',
+  'alibaba',
+  'beamer',
+  'bittrex',
+  'codecov',
+  'cohere',
+  'co_api_key',
+  'coinbase',
+  'confluent',
+  'discord',
+  'droneci',
+  'etsy',
+  'fastly',
+  'finicity',
+  'finnhub',
+  'flickr',
+  'freshbooks',
+  'gitter',
+  'gocardless',
+  'intercom',
+  'jfrog',
+  'artifactory',
+  'kraken',
+  'kucoin',
+  'linkedin',
+  'looker',
+  'mattermost',
+  'meraki',
+  'nytimes',
+  'privateai',
+  'private_ai',
+  'sendbird',
+  'shippo',
+  'squarespace',
+  'telegram',
+  'trello',
+  'twitch',
+  'twitter',
+  'yandex',
+  'openai',
+  'anthropic',
+  'mistral',
+  'gemini',
+  'replicate',
+  'pinecone',
+  'deepseek',
+  'together',
+  'fireworks',
+  'elevenlabs',
+  'azure',
+  'firebase',
+  'supabase',
+  'auth0',
+  'okta',
+  'paypal',
+  'braintree',
+  'razorpay',
+  'paystack',
+  'blynk',
+  'codeclimate',
+  'cc_test_reporter',
+  'nasa',
+  'kagi',
+  'particle',
+  'thingsboard',
+  'sauce',
+  'segment',
+  'postmark',
+  'gitalk',
+  'teamcity',
+  'truenas',
+  'hashicorp',
+  'unseal',
+  'github_secret',
+  'github_client_secret',
+  'gh_secret',
+  'django_secret',
+  'jwt_secret',
 ];
 
-const CONN_CONTEXT = /(?:\b(?:endpoint|server|data source|host|hostname|address|addr|database|initial catalog|uid|user id|user|username|dsn|provider|driver)\s{0,3}=|jdbc:|odbc:)/i;
+const CONN_CONTEXT =
+  /(?:\b(?:endpoint|server|data source|host|hostname|address|addr|database|initial catalog|uid|user id|user|username|dsn|provider|driver)\s{0,3}=|jdbc:|odbc:)/i;
 
-const SECRET_NAME = '[\\w.-]{0,30}(?:password|passwd|pwd|secret|token|api[_.-]?key|apikey|access[_.-]?key|private[_.-]?key|client[_.-]?secret|credentials?)[\\w.-]{0,30}';
-const NOT_SECRET_NAME = /(?:label|hint|prompt|placeholder|regex|pattern|policy|field|length|len|min|max|reset|url|uri|path|file|message|msg|text|title|error|id|type|name|env|var|strength|rule|validation|help|description|mode|format|hash|salt|selector|column|endpoint|expir\w*|ttl|timeout|count|enabled)$/i;
+const SECRET_NAME =
+  '[\\w.-]{0,30}(?:password|passwd|pwd|secret|token|api[_.-]?key|apikey|access[_.-]?key|private[_.-]?key|client[_.-]?secret|credentials?)[\\w.-]{0,30}';
+const NOT_SECRET_NAME =
+  /(?:label|hint|prompt|placeholder|regex|pattern|policy|field|length|len|min|max|reset|url|uri|path|file|message|msg|text|title|error|id|type|name|env|var|strength|rule|validation|help|description|mode|format|hash|salt|selector|column|endpoint|expir\w*|ttl|timeout|count|enabled)$/i;
 
 function credentialValueOk(v: string): boolean {
   return (
@@ -203,9 +396,27 @@ export const CREDENTIAL_RULES: readonly SecretRule[] = [
   },
   // A password given on a command line: `mysql -pSECRET` (attached, per the MySQL client's manual),
   // `sshpass -p SECRET`, `docker login -p SECRET`, and `--password SECRET` / `--password=SECRET`.
-  { id: 'cli-password-flag', re: /\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n|;&]{0,120}?\s-p([^\s"'$-][^\s"']{3,100})/gi, group: 1, keywords: ['mysql', 'mariadb'], check: passwordLiteralOk },
-  { id: 'cli-password-flag', re: /\b(?:sshpass|docker\s+login|podman\s+login|helm\s+registry\s+login|smbclient|xfreerdp|rdesktop)\b[^\n|;&]{0,120}?\s(?:-p|--password)(?:\s{1,3}|=)["']?([^\s"'$][^\s"']{3,100})/gi, group: 1, keywords: ['sshpass', 'login', 'smbclient', 'rdp', 'rdesktop'], check: passwordLiteralOk },
-  { id: 'cli-password-flag', re: /\s--password(?:\s{1,3}|=)["']?([^\s"'$<{-][^\s"']{3,100})/gi, group: 1, keywords: ['--password'], check: passwordLiteralOk },
+  {
+    id: 'cli-password-flag',
+    re: /\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n|;&]{0,120}?\s-p([^\s"'$-][^\s"']{3,100})/gi,
+    group: 1,
+    keywords: ['mysql', 'mariadb'],
+    check: passwordLiteralOk,
+  },
+  {
+    id: 'cli-password-flag',
+    re: /\b(?:sshpass|docker\s+login|podman\s+login|helm\s+registry\s+login|smbclient|xfreerdp|rdesktop)\b[^\n|;&]{0,120}?\s(?:-p|--password)(?:\s{1,3}|=)["']?([^\s"'$][^\s"']{3,100})/gi,
+    group: 1,
+    keywords: ['sshpass', 'login', 'smbclient', 'rdp', 'rdesktop'],
+    check: passwordLiteralOk,
+  },
+  {
+    id: 'cli-password-flag',
+    re: /\s--password(?:\s{1,3}|=)["']?([^\s"'$<{-][^\s"']{3,100})/gi,
+    group: 1,
+    keywords: ['--password'],
+    check: passwordLiteralOk,
+  },
   {
     // A quoted literal assigned to a password-named variable. People choose passwords, so their
     // entropy is low; instead of an entropy floor the literal must look chosen, not referenced or
@@ -217,7 +428,10 @@ export const CREDENTIAL_RULES: readonly SecretRule[] = [
     keywords: ['pass', 'pwd'],
     check: passwordLiteralOk,
     context: (text, start) => {
-      const name = /[\w.-]{0,40}$/.exec(text.slice(Math.max(0, start - 80), start).replace(/["'`]?\s{0,3}(?::{1,3}=|=>|==|=|:)\s{0,3}@?["'`]$/, ''))?.[0] ?? '';
+      const name =
+        /[\w.-]{0,40}$/.exec(
+          text.slice(Math.max(0, start - 80), start).replace(/["'`]?\s{0,3}(?::{1,3}=|=>|==|=|:)\s{0,3}@?["'`]$/, ''),
+        )?.[0] ?? '';
       return !NOT_SECRET_NAME.test(name) && !/(?:input|confirm|digest)$/i.test(name);
     },
   },
@@ -250,7 +464,12 @@ export const GENERIC_NAME_RULES: readonly SecretRule[] = [
     check: (v) => /\d/.test(v) && /[A-Za-z]/.test(v) && credentialValueOk(v),
     context: (text, start) => {
       const name = /([A-Za-z0-9]+)\s{0,3}(?::=|=|:)\s{0,3}["'`]$/.exec(text.slice(Math.max(0, start - 80), start))?.[1] ?? '';
-      return /^[a-z]/.test(name) && !/^(?:public|publishable|cache|sort|primary|foreign|partition|row|idempotency|i18n|translation|storage|route|query|lookup|map|react|dedupe|next|prev|page|cursor)/i.test(name);
+      return (
+        /^[a-z]/.test(name) &&
+        !/^(?:public|publishable|cache|sort|primary|foreign|partition|row|idempotency|i18n|translation|storage|route|query|lookup|map|react|dedupe|next|prev|page|cursor)/i.test(
+          name,
+        )
+      );
     },
   },
 ];

@@ -47,7 +47,12 @@ function decodesToProse(value: string): boolean {
 
 function genericValueOk(name: string, value: string): boolean {
   // Names that hold identifiers or public material, not secrets.
-  if (/(?:id|ids|name|url|uri|path|file|type|public[\w]*|publishable[\w]*|bucket[\w]*|vault[\w]*|csrf[\w]*|meshing|notes)$/i.test(name.replace(/["'`\s]/g, ''))) return false;
+  if (
+    /(?:id|ids|name|url|uri|path|file|type|public[\w]*|publishable[\w]*|bucket[\w]*|vault[\w]*|csrf[\w]*|meshing|notes)$/i.test(
+      name.replace(/["'`\s]/g, ''),
+    )
+  )
+    return false;
   if (/public|publishable|csrf|xsrf/i.test(name) || /^pk_(?:test|live)_/.test(value) || value.includes('EXAMPLE')) return false;
   if (/^(?:xox|gh[pousr]_|sk[-_]|glpat-)/.test(value)) return false; // a provider rule's job
   if (/^[A-Za-z]\w*$/.test(value) && value.includes('_') && shannonEntropy(value) < 4) return false; // an identifier
@@ -100,7 +105,8 @@ export function detectSecrets(text: string, options: DetectSecretsOptions = {}):
     for (const m of text.matchAll(rule.re)) {
       if (++n > 256) break;
       const { value, start } = valueOf(m, rule);
-      if (PLACEHOLDER.test(value) || /^(?:\.\.|\[redacted|-?#{3})/i.test(text.slice(start + value.length, start + value.length + 12))) continue;
+      if (PLACEHOLDER.test(value) || /^(?:\.\.|\[redacted|-?#{3})/i.test(text.slice(start + value.length, start + value.length + 12)))
+        continue;
       // A provider prefix on one unit repeated ("sk_live_0000…", "abcabc…") is a stand-in; the
       // generic rules hold their values to the stricter isTrivialCredential.
       if (isRepeatedUnit(value.replace(/^(?:[A-Za-z]{2,10}[_-]){1,3}/, ''))) continue;

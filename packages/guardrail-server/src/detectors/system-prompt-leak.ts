@@ -45,7 +45,10 @@ export function detectSystemPromptLeak(text: string, index: SystemPromptIndex): 
   const ws = words(text);
   const found: DetectedSpan[] = [];
   for (let i = 0; i + index.shingle <= ws.length; i++) {
-    const key = ws.slice(i, i + index.shingle).map((x) => x.w).join(' ');
+    const key = ws
+      .slice(i, i + index.shingle)
+      .map((x) => x.w)
+      .join(' ');
     if (!index.windows.has(key)) continue;
     const start = ws[i]!.start;
     const end = ws[i + index.shingle - 1]!.end;

@@ -21,7 +21,10 @@ function digest(value: string): Buffer {
 
 /** True for hosts that only the local machine can reach. */
 export function isLoopbackHost(host: string): boolean {
-  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1');
   if (h === 'localhost' || h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
   if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h)) return true;
   return /^::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);

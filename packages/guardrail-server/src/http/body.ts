@@ -66,7 +66,10 @@ export function isJsonContentType(header: string | undefined): boolean {
   for (const param of params) {
     const [key, value] = param.split('=');
     if (key?.trim().toLowerCase() === 'charset') {
-      const charset = value?.trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+      const charset = value
+        ?.trim()
+        .replace(/^"(.*)"$/, '$1')
+        .toLowerCase();
       if (charset !== 'utf-8' && charset !== 'utf8') return false;
     }
   }
@@ -128,7 +131,10 @@ export function readBody(stream: NodeJS.ReadableStream, options: ReadBodyOptions
     };
     const onEnd = (): void => finish(undefined, Buffer.concat(chunks, size));
     const onError = (err: Error): void => finish(err);
-    const timer = setTimeout(() => finish(new BodyReadError(408, `request body did not arrive within ${options.timeoutMs} ms`)), options.timeoutMs);
+    const timer = setTimeout(
+      () => finish(new BodyReadError(408, `request body did not arrive within ${options.timeoutMs} ms`)),
+      options.timeoutMs,
+    );
     stream.on('data', onData);
     stream.on('end', onEnd);
     stream.on('error', onError);

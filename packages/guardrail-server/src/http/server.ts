@@ -48,7 +48,14 @@ export function createGuardrailServer(options: GuardrailServerOptions): Guardrai
   const logFields = new WeakMap<FastifyRequest, RequestLogFields>();
   const internals = config.workers > 0 ? engineInternals(validator) : undefined;
   const pool: EnginePool | undefined = internals
-    ? createEnginePool({ internals, workers: config.workers, maxQueue: config.maxQueue, graceMs: config.workerGraceMs, maxJsonDepth: config.maxJsonDepth, queueTimeoutMs: config.queueTimeoutMs })
+    ? createEnginePool({
+        internals,
+        workers: config.workers,
+        maxQueue: config.maxQueue,
+        graceMs: config.workerGraceMs,
+        maxJsonDepth: config.maxJsonDepth,
+        queueTimeoutMs: config.queueTimeoutMs,
+      })
     : undefined;
 
   const app = fastify({
@@ -69,7 +76,11 @@ export function createGuardrailServer(options: GuardrailServerOptions): Guardrai
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (request, payload, done) => {
     const declared = Number(request.headers['content-length']);
-    readBody(payload, { limit: config.bodyLimitBytes, timeoutMs: config.bodyTimeoutMs, ...(Number.isFinite(declared) ? { declaredLength: declared } : {}) }).then(
+    readBody(payload, {
+      limit: config.bodyLimitBytes,
+      timeoutMs: config.bodyTimeoutMs,
+      ...(Number.isFinite(declared) ? { declaredLength: declared } : {}),
+    }).then(
       (body) => done(null, body),
       (err: Error) => done(err),
     );
@@ -125,7 +136,13 @@ export function createGuardrailServer(options: GuardrailServerOptions): Guardrai
       }
       if (!isJsonContentType(request.headers['content-type'])) {
         const got = request.headers['content-type'];
-        fail(request, reply, 415, 'unsupported_media_type', `Content-Type must be application/json (UTF-8); got ${got === undefined ? 'none' : JSON.stringify(got.slice(0, 80))}`);
+        fail(
+          request,
+          reply,
+          415,
+          'unsupported_media_type',
+          `Content-Type must be application/json (UTF-8); got ${got === undefined ? 'none' : JSON.stringify(got.slice(0, 80))}`,
+        );
         return;
       }
       done();
@@ -147,7 +164,10 @@ export function createGuardrailServer(options: GuardrailServerOptions): Guardrai
         try {
           answer = await pool.decide(raw);
         } catch (err) {
-          span.end({ code: err instanceof PoolBusyError ? 'service_unavailable' : 'internal_error', message: err instanceof Error ? err.message : String(err) });
+          span.end({
+            code: err instanceof PoolBusyError ? 'service_unavailable' : 'internal_error',
+            message: err instanceof Error ? err.message : String(err),
+          });
           if (!(err instanceof PoolBusyError)) throw err;
           void reply.header('retry-after', '1');
           return fail(request, reply, 503, 'service_unavailable', 'every guardrail worker is busy and the queue is full; retry later');
@@ -183,7 +203,11 @@ export function createGuardrailServer(options: GuardrailServerOptions): Guardrai
       }
       // W3C Trace Context: an invalid or repeated traceparent is ignored (a new trace starts), an
       // invalid tracestate dropped whole; the answer names this service's span in `traceresponse`.
-      const span = startServerSpan({ headers: request.raw.rawHeaders, name: 'POST /v1/validate', attributes: { 'baton.guardrail.action_type': guardrailRequest.action_type } });
+      const span = startServerSpan({
+        headers: request.raw.rawHeaders,
+        name: 'POST /v1/validate',
+        attributes: { 'baton.guardrail.action_type': guardrailRequest.action_type },
+      });
       void reply.header(TRACERESPONSE_HEADER, span.traceresponse);
       let response: GuardrailResponse;
       try {
@@ -218,7 +242,13 @@ export function createGuardrailServer(options: GuardrailServerOptions): Guardrai
   }
 
   app.setNotFoundHandler(async (request, reply) =>
-    fail(request, reply, 404, 'not_found', `no route for ${request.method} ${truncatePath(request.url)}; the service serves POST /v1/validate and GET /healthz`),
+    fail(
+      request,
+      reply,
+      404,
+      'not_found',
+      `no route for ${request.method} ${truncatePath(request.url)}; the service serves POST /v1/validate and GET /healthz`,
+    ),
   );
 
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
@@ -249,7 +279,14 @@ export function createGuardrailServer(options: GuardrailServerOptions): Guardrai
         await app.listen({ host: config.host, port: config.port });
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
-        const why = code === 'EADDRINUSE' ? 'the port is already in use' : code === 'EACCES' ? 'permission denied' : code === 'EADDRNOTAVAIL' ? 'the address is not available on this machine' : (err as Error).message;
+        const why =
+          code === 'EADDRINUSE'
+            ? 'the port is already in use'
+            : code === 'EACCES'
+              ? 'permission denied'
+              : code === 'EADDRNOTAVAIL'
+                ? 'the address is not available on this machine'
+                : (err as Error).message;
         throw new GuardrailHttpListenError(`cannot listen on ${config.host}:${config.port}: ${why}`, { cause: err });
       }
       const port = (app.server.address() as AddressInfo).port;
@@ -340,7 +377,19 @@ function resolveOptions(options: GuardrailServerOptions) {
       throw new GuardrailHttpConfigError(`${name} must be an integer from ${min} to ${max}; got ${String(value)}`);
     }
   }
-  return { host, port, token, bodyLimitBytes, maxJsonDepth, workers, maxQueue, workerGraceMs, bodyTimeoutMs, queueTimeoutMs, inlineMaxBytes };
+  return {
+    host,
+    port,
+    token,
+    bodyLimitBytes,
+    maxJsonDepth,
+    workers,
+    maxQueue,
+    workerGraceMs,
+    bodyTimeoutMs,
+    queueTimeoutMs,
+    inlineMaxBytes,
+  };
 }
 
 const CLIENT_ERRORS: Record<number, [string, HttpErrorCode, string]> = {
@@ -361,7 +410,9 @@ function answerClientError(err: Error & { code?: string }, socket: Socket): void
   const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
   const [reason, code, message] = CLIENT_ERRORS[status]!;
   const body = JSON.stringify(errorBody(code, message));
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 function loggerOptions(logger: GuardrailServerOptions['logger']) {

@@ -76,7 +76,11 @@ async function loadRuntime(): Promise<OrtRuntimeLike> {
     const mod = (await import(name)) as OrtRuntimeLike & { default?: OrtRuntimeLike };
     return mod.InferenceSession ? mod : mod.default!;
   } catch (err) {
-    throw new GuardrailError('ONNX_RUNTIME_MISSING', 'The ONNX tier needs the optional peer dependency onnxruntime-node: npm install onnxruntime-node.', { cause: err });
+    throw new GuardrailError(
+      'ONNX_RUNTIME_MISSING',
+      'The ONNX tier needs the optional peer dependency onnxruntime-node: npm install onnxruntime-node.',
+      { cause: err },
+    );
   }
 }
 
@@ -85,18 +89,26 @@ async function loadRuntime(): Promise<OrtRuntimeLike> {
  * installed), `ONNX_MODEL_INVALID` (file missing or not a model) or `TIER_CONFIG_INVALID`.
  */
 export async function createOnnxClassifierTier(options: OnnxClassifierTierOptions): Promise<GuardrailTier> {
-  if (!(options.threshold > 0 && options.threshold < 1)) throw new GuardrailError('TIER_CONFIG_INVALID', `onnx threshold must be between 0 and 1, got ${options.threshold}.`);
+  if (!(options.threshold > 0 && options.threshold < 1))
+    throw new GuardrailError('TIER_CONFIG_INVALID', `onnx threshold must be between 0 and 1, got ${options.threshold}.`);
   const dims = options.dims ?? 256;
-  if (!Number.isInteger(dims) || dims < 1) throw new GuardrailError('TIER_CONFIG_INVALID', `onnx dims must be a positive integer, got ${dims}.`);
+  if (!Number.isInteger(dims) || dims < 1)
+    throw new GuardrailError('TIER_CONFIG_INVALID', `onnx dims must be a positive integer, got ${dims}.`);
   const ort = options.runtime ?? (await loadRuntime());
   let session: OrtSessionLike;
   try {
     session = await ort.InferenceSession.create(options.modelPath);
   } catch (err) {
-    throw new GuardrailError('ONNX_MODEL_INVALID', `Could not load the ONNX model ${options.modelPath}: ${(err as Error)?.message ?? err}`, { cause: err });
+    throw new GuardrailError(
+      'ONNX_MODEL_INVALID',
+      `Could not load the ONNX model ${options.modelPath}: ${(err as Error)?.message ?? err}`,
+      { cause: err },
+    );
   }
   const inputName = session.inputNames[0]!;
-  const featurize = options.featurize ?? ((text: string) => ({ [inputName]: { type: 'float32' as const, data: hashedNgramFeatures(text, dims), dims: [1, dims] } }));
+  const featurize =
+    options.featurize ??
+    ((text: string) => ({ [inputName]: { type: 'float32' as const, data: hashedNgramFeatures(text, dims), dims: [1, dims] } }));
   const score = options.score ?? defaultScore;
   const types = new Set(options.actionTypes ?? ['AGENT_INPUT', 'TOOL_OUTPUT', 'AGENT_HANDOFF']);
 
@@ -117,10 +129,22 @@ export async function createOnnxClassifierTier(options: OnnxClassifierTierOption
         if (input.signal.aborted) throw new Error('aborted');
         if (t.text.length === 0) continue;
         if ((await scoreText(t.text)) >= options.threshold)
-          findings.push({ detector: 'prompt_injection', type: 'ONNX_CLASSIFIER', severity: 'high', path: t.path, start: 0, end: t.text.length });
+          findings.push({
+            detector: 'prompt_injection',
+            type: 'ONNX_CLASSIFIER',
+            severity: 'high',
+            path: t.path,
+            start: 0,
+            end: t.text.length,
+          });
       }
       if (findings.length === 0) return undefined;
-      return { decision: 'BLOCK', reason_code: 'PROMPT_INJECTION', reason_message: 'Blocked: the ONNX classifier found a prompt injection.', findings };
+      return {
+        decision: 'BLOCK',
+        reason_code: 'PROMPT_INJECTION',
+        reason_message: 'Blocked: the ONNX classifier found a prompt injection.',
+        findings,
+      };
     },
   };
 }

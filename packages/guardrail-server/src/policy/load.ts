@@ -17,7 +17,12 @@ function where(file: string | undefined, line?: number, col?: number): string {
 }
 
 function formatPath(path: readonly PropertyKey[]): string {
-  return path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[') || '(root)';
+  return (
+    path
+      .map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))
+      .join('.')
+      .replace(/\.\[/g, '[') || '(root)'
+  );
 }
 
 /** Parses and validates a policy; throws {@link PolicyError} naming the first problem and where. */

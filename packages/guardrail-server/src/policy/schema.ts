@@ -48,7 +48,14 @@ export const PolicySchema = z
         agent_response: allowBlock.default('ALLOW'),
       })
       .strict()
-      .default({ grey_band: 'ALLOW', agent_input: 'BLOCK', tool_output: 'BLOCK', agent_handoff: 'BLOCK', tool_call: 'ALLOW', agent_response: 'ALLOW' }),
+      .default({
+        grey_band: 'ALLOW',
+        agent_input: 'BLOCK',
+        tool_output: 'BLOCK',
+        agent_handoff: 'BLOCK',
+        tool_call: 'ALLOW',
+        agent_response: 'ALLOW',
+      }),
     pii: z
       .object({
         /** Which structured PII types count. */
@@ -66,7 +73,15 @@ export const PolicySchema = z
         addressing_fields: z.record(toolName, z.array(argumentName).max(64)).default({}),
       })
       .strict()
-      .default({ types: [...PII_TYPES], tool_call: 'MODIFY', agent_handoff: 'MODIFY', agent_response: 'ALLOW', agent_input: 'ALLOW', tool_output: 'ALLOW', addressing_fields: {} }),
+      .default({
+        types: [...PII_TYPES],
+        tool_call: 'MODIFY',
+        agent_handoff: 'MODIFY',
+        agent_response: 'ALLOW',
+        agent_input: 'ALLOW',
+        tool_output: 'ALLOW',
+        addressing_fields: {},
+      }),
     secrets: z
       .object({
         /** Rule ids to turn off (see README for the list). */
@@ -78,11 +93,25 @@ export const PolicySchema = z
         agent_handoff: modifyBlock.default('BLOCK'),
       })
       .strict()
-      .default({ disabled_rules: [], agent_input: 'BLOCK', tool_call: 'BLOCK', tool_output: 'MODIFY', agent_response: 'BLOCK', agent_handoff: 'BLOCK' }),
+      .default({
+        disabled_rules: [],
+        agent_input: 'BLOCK',
+        tool_call: 'BLOCK',
+        tool_output: 'MODIFY',
+        agent_response: 'BLOCK',
+        agent_handoff: 'BLOCK',
+      }),
     exfiltration: z
       .object({
         /** Hosts (and their subdomains) URLs may carry data to. */
-        allowed_domains: z.array(z.string().min(1).regex(/^[a-z0-9.-]+$/i, 'must be a host name like docs.example.com')).default([]),
+        allowed_domains: z
+          .array(
+            z
+              .string()
+              .min(1)
+              .regex(/^[a-z0-9.-]+$/i, 'must be a host name like docs.example.com'),
+          )
+          .default([]),
         /** Images, iframes, CSS url() and script URLs in an AGENT_RESPONSE. */
         images: modifyBlock.default('BLOCK'),
         /** Data-carrying links in an AGENT_RESPONSE (MODIFY removes the URL). */
@@ -104,7 +133,9 @@ export const PolicySchema = z
     tool_policy: z
       .object({
         /** Tools whose output is untrusted content. */
-        source_tools: z.array(toolName).default(['fetch_url', 'http_get', 'browse', 'web_search', 'read_email', 'read_inbox', 'read_file_from_url']),
+        source_tools: z
+          .array(toolName)
+          .default(['fetch_url', 'http_get', 'browse', 'web_search', 'read_email', 'read_inbox', 'read_file_from_url']),
         /** Tools that must not run on a thread that has read untrusted content. */
         sink_tools: z.array(toolName).default(['send_email', 'http_post', 'http_request', 'post_message', 'upload_file', 'transfer_funds']),
         /** Most threads whose taint is remembered (LRU). */

@@ -44,7 +44,14 @@ export class PoolBusyError extends Error {
 
 /** A pool answer: the JSON text of a 200, or a 400 to send. */
 export type PoolAnswer =
-  | { kind: 'decided'; json: string; decision: string; reason_code: string; action_type: string; trace: { trace_id: string; span_id: string } }
+  | {
+      kind: 'decided';
+      json: string;
+      decision: string;
+      reason_code: string;
+      action_type: string;
+      trace: { trace_id: string; span_id: string };
+    }
   | { kind: 'invalid'; code: HttpErrorCode; message: string };
 
 export interface EnginePool {
@@ -95,7 +102,14 @@ export function createEnginePool(options: EnginePoolOptions): EnginePool {
       reason_message: `Blocked: the payload could not be inspected within the guardrail's budget (more than ${hardMs} ms).`,
       findings: [],
     };
-    return { kind: 'decided', json: JSON.stringify(answer), decision: 'BLOCK', reason_code: 'PAYLOAD_TOO_COMPLEX', action_type: request.call.action_type, trace: request.trace };
+    return {
+      kind: 'decided',
+      json: JSON.stringify(answer),
+      decision: 'BLOCK',
+      reason_code: 'PAYLOAD_TOO_COMPLEX',
+      action_type: request.call.action_type,
+      trace: request.trace,
+    };
   };
 
   const pick = (call: TaintCall, result: Extract<WorkerResult, { kind: 'decided' }>): PoolAnswer => {
@@ -137,7 +151,10 @@ export function createEnginePool(options: EnginePoolOptions): EnginePool {
       });
       let result: WorkerResult;
       try {
-        result = await pool.run({ body: bytes, maxJsonDepth: options.maxJsonDepth, started: port2 }, { signal: controller.signal, transferList: [bytes.buffer, port2] });
+        result = await pool.run(
+          { body: bytes, maxJsonDepth: options.maxJsonDepth, started: port2 },
+          { signal: controller.signal, transferList: [bytes.buffer, port2] },
+        );
       } catch (err) {
         if (aborted === 'deadline') return tooComplex(body, note);
         if (aborted === 'queue') throw new PoolBusyError({ cause: err });

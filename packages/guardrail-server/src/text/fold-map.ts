@@ -43,7 +43,7 @@ export function foldForMatching(text: string): FoldedView | undefined {
   const starts: number[] = [];
   const ends: number[] = [];
   let changed = false;
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const cp = text.codePointAt(i)!;
     const width = cp > 0xffff ? 2 : 1;
     if (cp < 0x80) {
@@ -84,7 +84,11 @@ export function spansToOriginal(view: FoldedView, spans: readonly DetectedSpan[]
  * findings as they are, plus the view's findings that overlap none of them. Offsets are always the
  * original's; for plain ASCII text this is exactly `detect(text)`.
  */
-export function detectFolded(text: string, detect: (t: string) => DetectedSpan[], view: FoldedView | undefined = foldForMatching(text)): DetectedSpan[] {
+export function detectFolded(
+  text: string,
+  detect: (t: string) => DetectedSpan[],
+  view: FoldedView | undefined = foldForMatching(text),
+): DetectedSpan[] {
   const direct = detect(text);
   if (!view) return direct;
   const extra = spansToOriginal(view, detect(view.text)).sort((a, b) => a.start - b.start);

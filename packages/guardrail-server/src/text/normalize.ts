@@ -7,7 +7,8 @@
 // BOM, bidi controls, Mongolian vowel separator, variation selectors, Hangul fillers.
 // The classes below deliberately hold lone combining marks (variation selectors, the grapheme
 // joiner): matching them one by one is the point, so no-misleading-character-class is off for them.
-const INVISIBLE_CLASS = '[\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0]';
+const INVISIBLE_CLASS =
+  '[\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0]';
 // eslint-disable-next-line no-misleading-character-class
 const INVISIBLE = new RegExp(INVISIBLE_CLASS, 'g');
 // eslint-disable-next-line no-misleading-character-class
@@ -22,12 +23,70 @@ const NON_ASCII = /[\u0080-\uffff]/;
 // Cyrillic, Greek and a few other letters that render like Latin ones (subset of Unicode
 // confusables.txt that NFKC leaves alone).
 export const CONFUSABLES: Readonly<Record<string, string>> = {
-  а: 'a', в: 'b', е: 'e', ё: 'e', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c', т: 't', у: 'y', х: 'x',
-  ѕ: 's', і: 'i', ї: 'i', ј: 'j', ԁ: 'd', ԛ: 'q', ԝ: 'w', һ: 'h', ɡ: 'g', ո: 'n', ս: 'u',
-  А: 'A', В: 'B', Е: 'E', К: 'K', М: 'M', Н: 'H', О: 'O', Р: 'P', С: 'C', Т: 'T', Х: 'X', І: 'I', Ј: 'J', Ѕ: 'S',
-  α: 'a', ο: 'o', ρ: 'p', ν: 'v', τ: 't', ι: 'i', κ: 'k', υ: 'u', χ: 'x', ε: 'e',
-  Α: 'A', Β: 'B', Ε: 'E', Ζ: 'Z', Η: 'H', Ι: 'I', Κ: 'K', Μ: 'M', Ν: 'N', Ο: 'O', Ρ: 'P', Τ: 'T', Υ: 'Y', Χ: 'X',
-  'ı': 'i', 'ℓ': 'l',
+  а: 'a',
+  в: 'b',
+  е: 'e',
+  ё: 'e',
+  к: 'k',
+  м: 'm',
+  н: 'h',
+  о: 'o',
+  р: 'p',
+  с: 'c',
+  т: 't',
+  у: 'y',
+  х: 'x',
+  ѕ: 's',
+  і: 'i',
+  ї: 'i',
+  ј: 'j',
+  ԁ: 'd',
+  ԛ: 'q',
+  ԝ: 'w',
+  һ: 'h',
+  ɡ: 'g',
+  ո: 'n',
+  ս: 'u',
+  А: 'A',
+  В: 'B',
+  Е: 'E',
+  К: 'K',
+  М: 'M',
+  Н: 'H',
+  О: 'O',
+  Р: 'P',
+  С: 'C',
+  Т: 'T',
+  Х: 'X',
+  І: 'I',
+  Ј: 'J',
+  Ѕ: 'S',
+  α: 'a',
+  ο: 'o',
+  ρ: 'p',
+  ν: 'v',
+  τ: 't',
+  ι: 'i',
+  κ: 'k',
+  υ: 'u',
+  χ: 'x',
+  ε: 'e',
+  Α: 'A',
+  Β: 'B',
+  Ε: 'E',
+  Ζ: 'Z',
+  Η: 'H',
+  Ι: 'I',
+  Κ: 'K',
+  Μ: 'M',
+  Ν: 'N',
+  Ο: 'O',
+  Ρ: 'P',
+  Τ: 'T',
+  Υ: 'Y',
+  Χ: 'X',
+  ı: 'i',
+  ℓ: 'l',
 };
 const CONFUSABLE_RE = new RegExp(`[${Object.keys(CONFUSABLES).join('')}]`, 'g');
 const MIXED_TOKEN = /[\p{L}\p{M}]+/gu;
@@ -75,10 +134,12 @@ export function foldText(text: string): string {
     t = t.normalize('NFKC');
     t = t.replace(INVISIBLE, '').replace(TAG_CHARS, '');
     // Only tokens that already mix in Latin letters: real Cyrillic or Greek words stay intact.
-    if (CONFUSABLE_TEST.test(t)) t = t.replace(MIXED_TOKEN, (tok) => (/[A-Za-z]/.test(tok) ? tok.replace(CONFUSABLE_RE, (c) => CONFUSABLES[c] ?? c) : tok));
+    if (CONFUSABLE_TEST.test(t))
+      t = t.replace(MIXED_TOKEN, (tok) => (/[A-Za-z]/.test(tok) ? tok.replace(CONFUSABLE_RE, (c) => CONFUSABLES[c] ?? c) : tok));
   }
   t = t.toLowerCase();
-  if (LEET_HINT.test(t)) t = t.replace(LEET_TOKEN, (tok) => (/^[0-9.$@]+$/.test(tok) ? tok : tok.replace(/[013457@$]/g, (c) => LEET[c] ?? c)));
+  if (LEET_HINT.test(t))
+    t = t.replace(LEET_TOKEN, (tok) => (/^[0-9.$@]+$/.test(tok) ? tok : tok.replace(/[013457@$]/g, (c) => LEET[c] ?? c)));
   if (SPACED_HINT.test(t)) t = t.replace(SPACED_LETTERS, (run) => run.replace(/ /g, ''));
   return WHITESPACE_HINT.test(t) ? t.replace(/\s+/g, ' ') : t;
 }

@@ -58,14 +58,17 @@ export function createLlmJudgeTier(options: LlmJudgeTierOptions): GuardrailTier 
   }
   if (!options.model) throw new GuardrailError('TIER_CONFIG_INVALID', 'llm judge needs a model name.');
   const band = options.band ?? { min: 0.25, max: DEFAULT_INJECTION_THRESHOLD };
-  if (!(band.min >= 0 && band.max <= 1 && band.min < band.max)) throw new GuardrailError('TIER_CONFIG_INVALID', `llm judge band must satisfy 0 <= min < max <= 1, got [${band.min}, ${band.max}).`);
+  if (!(band.min >= 0 && band.max <= 1 && band.min < band.max))
+    throw new GuardrailError('TIER_CONFIG_INVALID', `llm judge band must satisfy 0 <= min < max <= 1, got [${band.min}, ${band.max}).`);
   const url = new URL('chat/completions', base).toString();
   const doFetch = options.fetch ?? fetch;
   const types = new Set(options.actionTypes ?? ['AGENT_INPUT', 'TOOL_OUTPUT', 'AGENT_HANDOFF']);
   const maxChars = options.maxChars ?? 8000;
 
   function grey(input: TierInput, t: TierText): boolean {
-    const reported = (input.response.findings ?? []).some((f) => f.detector === 'prompt_injection' && f.severity === 'low' && (f.path ?? '') === t.path);
+    const reported = (input.response.findings ?? []).some(
+      (f) => f.detector === 'prompt_injection' && f.severity === 'low' && (f.path ?? '') === t.path,
+    );
     if (reported) return true;
     const score = detectInjection(t.text).score;
     return score >= band.min && score < band.max;
@@ -107,7 +110,12 @@ export function createLlmJudgeTier(options: LlmJudgeTierOptions): GuardrailTier 
           findings.push({ detector: 'prompt_injection', type: 'LLM_JUDGE', severity: 'high', path: t.path, start: 0, end: t.text.length });
       }
       if (findings.length === 0) return undefined;
-      return { decision: 'BLOCK', reason_code: 'PROMPT_INJECTION', reason_message: 'Blocked: the LLM judge found a prompt injection.', findings };
+      return {
+        decision: 'BLOCK',
+        reason_code: 'PROMPT_INJECTION',
+        reason_message: 'Blocked: the LLM judge found a prompt injection.',
+        findings,
+      };
     },
   };
 }

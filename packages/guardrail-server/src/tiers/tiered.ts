@@ -95,7 +95,12 @@ export function requestTexts(request: GuardrailRequest): TierText[] {
   }
 }
 
-async function runTier(tier: GuardrailTier, input: Omit<TierInput, 'signal'>, timeoutMs: number, outer: AbortSignal | undefined): Promise<TierVerdict | undefined> {
+async function runTier(
+  tier: GuardrailTier,
+  input: Omit<TierInput, 'signal'>,
+  timeoutMs: number,
+  outer: AbortSignal | undefined,
+): Promise<TierVerdict | undefined> {
   const ac = new AbortController();
   const onAbort = () => ac.abort(outer?.reason);
   outer?.addEventListener('abort', onAbort, { once: true });
@@ -108,7 +113,10 @@ async function runTier(tier: GuardrailTier, input: Omit<TierInput, 'signal'>, ti
   });
   try {
     const verdict = await Promise.race([tier.check({ ...input, signal: ac.signal }), timeout]);
-    if (verdict !== undefined && (verdict.decision !== 'BLOCK' || typeof verdict.reason_code !== 'string' || !Array.isArray(verdict.findings)))
+    if (
+      verdict !== undefined &&
+      (verdict.decision !== 'BLOCK' || typeof verdict.reason_code !== 'string' || !Array.isArray(verdict.findings))
+    )
       throw new TierError(tier.name, `The ${tier.name} tier returned an invalid verdict.`);
     return verdict;
   } catch (err) {
@@ -128,10 +136,12 @@ export function createTieredValidator(options: TieredValidatorOptions): Guardrai
   const { engine, tiers } = options;
   const onTierError = options.onTierError ?? 'BLOCK';
   const timeoutMs = options.tierTimeoutMs ?? 10_000;
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new GuardrailError('TIER_CONFIG_INVALID', `tierTimeoutMs must be a positive number of milliseconds, got ${timeoutMs}.`);
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
+    throw new GuardrailError('TIER_CONFIG_INVALID', `tierTimeoutMs must be a positive number of milliseconds, got ${timeoutMs}.`);
   const names = new Set<string>();
   for (const t of tiers) {
-    if (!t || typeof t.check !== 'function' || typeof t.name !== 'string') throw new GuardrailError('TIER_CONFIG_INVALID', 'every tier needs a name and a check(input) function.');
+    if (!t || typeof t.check !== 'function' || typeof t.name !== 'string')
+      throw new GuardrailError('TIER_CONFIG_INVALID', 'every tier needs a name and a check(input) function.');
     if (names.has(t.name)) throw new GuardrailError('TIER_CONFIG_INVALID', `two tiers are named "${t.name}".`);
     names.add(t.name);
   }
@@ -142,7 +152,12 @@ export function createTieredValidator(options: TieredValidatorOptions): Guardrai
       const texts = requestTexts(request);
       for (const tier of tiers) {
         if (callOptions?.signal?.aborted)
-          return { action_id: request.action_id, decision: 'BLOCK', reason_code: 'ABORTED', reason_message: 'The validation was aborted before it finished.' };
+          return {
+            action_id: request.action_id,
+            decision: 'BLOCK',
+            reason_code: 'ABORTED',
+            reason_message: 'The validation was aborted before it finished.',
+          };
         let verdict: TierVerdict | undefined;
         try {
           verdict = await runTier(tier, { request, response, texts }, timeoutMs, callOptions?.signal);
@@ -162,7 +177,14 @@ export function createTieredValidator(options: TieredValidatorOptions): Guardrai
             findings: response.findings ?? [],
           };
         }
-        if (verdict) return { action_id: request.action_id, decision: 'BLOCK', reason_code: verdict.reason_code, reason_message: verdict.reason_message, findings: [...(response.findings ?? []), ...verdict.findings] };
+        if (verdict)
+          return {
+            action_id: request.action_id,
+            decision: 'BLOCK',
+            reason_code: verdict.reason_code,
+            reason_message: verdict.reason_message,
+            findings: [...(response.findings ?? []), ...verdict.findings],
+          };
       }
       return response;
     },

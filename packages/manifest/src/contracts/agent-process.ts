@@ -14,9 +14,15 @@ export const AgentProcessInputSchema = z
         trace_id: TraceIdSchema,
         parent_span_id: SpanIdSchema,
         /** W3C trace-flags of the runner's span, 2 lower-case hex (`01` sampled, `02` random trace id). */
-        trace_flags: z.string().regex(/^[0-9a-f]{2}$/, 'must be 2 lower-case hex characters').optional(),
+        trace_flags: z
+          .string()
+          .regex(/^[0-9a-f]{2}$/, 'must be 2 lower-case hex characters')
+          .optional(),
         /** The W3C `tracestate` the run carries, to send on with `traceparent`. */
-        tracestate: z.string().max(32 * 513).optional(),
+        tracestate: z
+          .string()
+          .max(32 * 513)
+          .optional(),
       })
       .strict(),
   })

@@ -88,7 +88,17 @@ export interface EditLedgerEntry {
 export const EditLedgerEntrySchema = z
   .object({
     state: z.enum(['pending', 'applied']),
-    files: z.array(z.object({ path: z.string().min(1), sha256: z.string().regex(/^[0-9a-f]{64}$/).nullable() }).strict()),
+    files: z.array(
+      z
+        .object({
+          path: z.string().min(1),
+          sha256: z
+            .string()
+            .regex(/^[0-9a-f]{64}$/)
+            .nullable(),
+        })
+        .strict(),
+    ),
     response: ResponsePackageSchema,
     at: z.string().min(1),
   })

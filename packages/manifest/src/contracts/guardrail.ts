@@ -36,9 +36,7 @@ export const ToolCallPayloadSchema = z
 export type ToolCallPayload = z.infer<typeof ToolCallPayloadSchema>;
 
 /** TOOL_OUTPUT payload: a tool's result before it reaches a model. */
-export const ToolOutputPayloadSchema = z
-  .object({ tool_call_id: z.string().min(1), name: z.string().min(1), output: z.string() })
-  .strict();
+export const ToolOutputPayloadSchema = z.object({ tool_call_id: z.string().min(1), name: z.string().min(1), output: z.string() }).strict();
 export type ToolOutputPayload = z.infer<typeof ToolOutputPayloadSchema>;
 
 /** AGENT_HANDOFF payload: the arguments object of a system::handoff call. */

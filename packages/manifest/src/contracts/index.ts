@@ -4,7 +4,16 @@ export type { RunAuth } from './auth.js';
 export type { AuditRecordInput, AuditSink } from './audit.js';
 export type { BatonLogger } from './logger.js';
 export type { HandoffCheckOutcome, HandoffGuardrailCheck } from './handoff-check.js';
-export { ERROR_KINDS, type ErrorKind, type ErrorInfo, type BatonErrorShape, WIRE_CODE_PATTERN, DELEGATION_ERROR_CODE_PREFIX, errorKindOf, exitCodeForKind } from './errors.js';
+export {
+  ERROR_KINDS,
+  type ErrorKind,
+  type ErrorInfo,
+  type BatonErrorShape,
+  WIRE_CODE_PATTERN,
+  DELEGATION_ERROR_CODE_PREFIX,
+  errorKindOf,
+  exitCodeForKind,
+} from './errors.js';
 export {
   RUN_STATUSES,
   type RunStatus,

@@ -62,7 +62,10 @@ export function parseManifestText<T>(kind: ManifestKind<T>, source: string, opti
   }
   const problems = capped(dedupe(raw.map((issue) => toProblem(file, issue, parsed.locate))), file);
   if (problems.length > 0 || value === undefined) {
-    return { ok: false, problems: problems.length > 0 ? problems : [{ file, line: 1, col: 1, pointer: '', message: 'not a valid manifest' }] };
+    return {
+      ok: false,
+      problems: problems.length > 0 ? problems : [{ file, line: 1, col: 1, pointer: '', message: 'not a valid manifest' }],
+    };
   }
   if (typeof value === 'object' && value !== null) {
     locators.set(value, { file, locate: (pointer) => parsed.locate({ path: fromPointer(pointer), message: '' }) });
@@ -106,7 +109,13 @@ function capped(problems: ManifestProblem[], file: string): ManifestProblem[] {
   const last = problems[MAX_PROBLEMS_PER_FILE - 1]!;
   return [
     ...problems.slice(0, MAX_PROBLEMS_PER_FILE),
-    { file, line: last.line, col: last.col, pointer: '', message: `… and ${problems.length - MAX_PROBLEMS_PER_FILE} more problems not shown` },
+    {
+      file,
+      line: last.line,
+      col: last.col,
+      pointer: '',
+      message: `… and ${problems.length - MAX_PROBLEMS_PER_FILE} more problems not shown`,
+    },
   ];
 }
 

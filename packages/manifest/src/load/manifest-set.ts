@@ -27,10 +27,12 @@ export function checkManifestSet(entries: ReadonlyArray<ManifestSetEntry>): Mani
     if (group.length < 2) continue;
     for (const entry of group) {
       const at = locateInManifest(entry.manifest, '/id');
-      const others = group.filter((e) => e !== entry).map((e) => {
-        const pos = locateInManifest(e.manifest, '/id');
-        return pos ? `${e.file}:${pos.line}:${pos.col}` : e.file;
-      });
+      const others = group
+        .filter((e) => e !== entry)
+        .map((e) => {
+          const pos = locateInManifest(e.manifest, '/id');
+          return pos ? `${e.file}:${pos.line}:${pos.col}` : e.file;
+        });
       problems.push({
         file: entry.file,
         line: at?.line ?? 1,

@@ -33,10 +33,7 @@ export function parseSkillManifest(source: string, options: ParseManifestOptions
  * Reads and validates a skill `manifest.json`. When `entry_point` exists it must also resolve
  * (through symbolic links) inside the skill's directory. Never throws for a bad or unreadable file.
  */
-export async function loadSkillManifestFile(
-  file: string,
-  options: LoadSkillManifestFileOptions = {},
-): Promise<LoadResult<SkillManifest>> {
+export async function loadSkillManifestFile(file: string, options: LoadSkillManifestFileOptions = {}): Promise<LoadResult<SkillManifest>> {
   const result = await loadManifestFile(SKILL_KIND, file, options);
   if (!result.ok) return result;
   const problem = await entryPointOnDiskProblem(file, result.value.entry_point, options.requireEntryPoint === true);

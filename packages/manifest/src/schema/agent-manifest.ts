@@ -60,7 +60,9 @@ export const AgentManifestSchema = z
         name: z.string().min(1).meta({ description: 'Model name, e.g. gpt-4.1-mini.' }),
       })
       .strict(),
-    tools: z.array(AgentToolSchema).max(MAX_TOOLS, { error: (issue) => `at most ${MAX_TOOLS} tools are allowed (the OpenAI API's limit); found ${(issue.input as unknown[]).length}` }),
+    tools: z.array(AgentToolSchema).max(MAX_TOOLS, {
+      error: (issue) => `at most ${MAX_TOOLS} tools are allowed (the OpenAI API's limit); found ${(issue.input as unknown[]).length}`,
+    }),
   })
   .strict()
   .meta({ title: 'Baton agent.yml', description: 'An agent definition (schema_version 1.0).' });

@@ -3,8 +3,25 @@ import { SHORTHAND_TYPES } from './skill-manifest.js';
 
 /** Keys that mark an `input_schema` / `output_schema` as a full JSON Schema rather than shorthand. */
 const JSON_SCHEMA_KEYWORDS = new Set([
-  '$schema', '$id', '$ref', '$defs', '$comment', 'type', 'properties', 'required', 'additionalProperties',
-  'patternProperties', 'items', 'oneOf', 'anyOf', 'allOf', 'not', 'enum', 'const', 'title', 'description',
+  '$schema',
+  '$id',
+  '$ref',
+  '$defs',
+  '$comment',
+  'type',
+  'properties',
+  'required',
+  'additionalProperties',
+  'patternProperties',
+  'items',
+  'oneOf',
+  'anyOf',
+  'allOf',
+  'not',
+  'enum',
+  'const',
+  'title',
+  'description',
 ]);
 
 /** True when `value` is written as a full JSON Schema (it uses a JSON Schema keyword at the top). */
@@ -18,7 +35,9 @@ const SHORTHAND = new Set<string>(SHORTHAND_TYPES);
 export function shorthandTypeProblem(type: unknown): string | undefined {
   if (typeof type !== 'string') return `must be a type name (${SHORTHAND_TYPES.join(', ')}), optionally ending in '?'`;
   const base = type.endsWith('?') ? type.slice(0, -1) : type;
-  return SHORTHAND.has(base) ? undefined : `unknown type ${JSON.stringify(type)}; use one of ${SHORTHAND_TYPES.join(', ')} (add '?' for optional)`;
+  return SHORTHAND.has(base)
+    ? undefined
+    : `unknown type ${JSON.stringify(type)}; use one of ${SHORTHAND_TYPES.join(', ')} (add '?' for optional)`;
 }
 
 /**

@@ -25,17 +25,13 @@ export const APPROVAL_REQUIRED_CAPABILITIES: readonly SkillCapability[] = ['netw
 export const SHORTHAND_TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'] as const;
 
 /** `input_schema` / `output_schema`: the seed's shorthand or a full JSON Schema describing an object. */
-export const SkillIoSchema = z
-  .record(z.string(), z.unknown())
-  .meta({
-    description:
-      'Either shorthand ({"field": "string" | "number" | "integer" | "boolean" | "object" | "array" | "null", "?" suffix = optional}) or a JSON Schema (draft 2020-12) with type "object".',
-  });
+export const SkillIoSchema = z.record(z.string(), z.unknown()).meta({
+  description:
+    'Either shorthand ({"field": "string" | "number" | "integer" | "boolean" | "object" | "array" | "null", "?" suffix = optional}) or a JSON Schema (draft 2020-12) with type "object".',
+});
 
 /** `skill_name`: usable as a tool or subagent name. */
-export const SkillNameSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1-64 characters of A-Z, a-z, 0-9, '_' and '-'");
+export const SkillNameSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1-64 characters of A-Z, a-z, 0-9, '_' and '-'");
 
 /** The skill's `manifest.json` (seed 002): six mandatory fields, plus optional `description` and `$schema`. */
 export const SkillManifestSchema = z
@@ -44,10 +40,7 @@ export const SkillManifestSchema = z
     skill_name: SkillNameSchema,
     version: SemverSchema,
     description: z.string().optional(),
-    entry_point: z
-      .string()
-      .min(1)
-      .meta({ description: "Path of the program to run, relative to the skill's directory and inside it." }),
+    entry_point: z.string().min(1).meta({ description: "Path of the program to run, relative to the skill's directory and inside it." }),
     input_schema: SkillIoSchema,
     output_schema: SkillIoSchema,
     capabilities: z.array(

@@ -41,8 +41,8 @@ export function parseSource(text: string, options: ParseSourceOptions): ParsedSo
   }
   try {
     doc = // Duplicate keys are found below in one pass: the parser's own check compares every key
-    // with every other key of its map, which takes minutes on a 1 MiB map.
-    doc = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: false, strict: true, keepSourceTokens: false });
+      // with every other key of its map, which takes minutes on a 1 MiB map.
+      doc = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: false, strict: true, keepSourceTokens: false });
   } catch (err) {
     issues.push({ path: [], offset: 0, message: `cannot parse: ${describe(err)}` });
   }
@@ -89,12 +89,7 @@ export function parseSource(text: string, options: ParseSourceOptions): ParsedSo
   return withDepthCheck(value, issues, locate);
 }
 
-function parseJson(
-  text: string,
-  doc: Document.Parsed,
-  issues: RawIssue[],
-  locate: ParsedSource['locate'],
-): ParsedSource {
+function parseJson(text: string, doc: Document.Parsed, issues: RawIssue[], locate: ParsedSource['locate']): ParsedSource {
   if (text.trim() === '') {
     issues.push({ path: [], offset: 0, message: 'file is empty: expected a JSON object' });
     return { value: undefined, issues, locate };

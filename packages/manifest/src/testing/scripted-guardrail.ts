@@ -19,7 +19,9 @@ export interface ScriptedGuardrail {
  * A scripted guardrail (a labelled test stand-in for the guardrail service): decides each request
  * with `decide` (ALLOW when it returns nothing) and records every request.
  */
-export function scriptedGuardrail(decide: (request: GuardrailRequest) => ScriptedDecision | undefined | Promise<ScriptedDecision | undefined> = () => undefined): ScriptedGuardrail {
+export function scriptedGuardrail(
+  decide: (request: GuardrailRequest) => ScriptedDecision | undefined | Promise<ScriptedDecision | undefined> = () => undefined,
+): ScriptedGuardrail {
   const requests: GuardrailRequest[] = [];
   return {
     requests,

@@ -27,7 +27,10 @@ export function checkAgentManifestData(data: unknown): RawIssue[] {
     if (typeof fn.name === 'string') {
       const namePath = [...base, 'name'];
       if (RESERVED_TOOL_NAMES.includes(fn.name)) {
-        issues.push({ path: namePath, message: `${toDottedPath(namePath)}: '${fn.name}' is reserved for the runner; user tools may not use it` });
+        issues.push({
+          path: namePath,
+          message: `${toDottedPath(namePath)}: '${fn.name}' is reserved for the runner; user tools may not use it`,
+        });
       }
       const first = firstIndexByName.get(fn.name);
       if (first === undefined) firstIndexByName.set(fn.name, i);
@@ -51,7 +54,10 @@ export function checkAgentManifestData(data: unknown): RawIssue[] {
     }
     const size = JSON.stringify(params).length;
     if (size > MAX_PARAMETERS_CHARS) {
-      issues.push({ path: paramsPath, message: `${toDottedPath(paramsPath)}: schema is ${size} characters as JSON; the limit is ${MAX_PARAMETERS_CHARS}` });
+      issues.push({
+        path: paramsPath,
+        message: `${toDottedPath(paramsPath)}: schema is ${size} characters as JSON; the limit is ${MAX_PARAMETERS_CHARS}`,
+      });
       return;
     }
     // Beyond the tool limit (already a problem) nothing more is compiled.

@@ -10,7 +10,8 @@ export function entryPointProblem(entryPoint: string): string | undefined {
   if (/^([/\\]|[A-Za-z]:)/.test(entryPoint)) return `'${entryPoint}' is absolute; it must be a path relative to the skill's directory`;
   const normalized = posix.normalize(entryPoint.replaceAll('\\', '/'));
   if (normalized === '..' || normalized.startsWith('../')) return `'${entryPoint}' escapes the skill's directory`;
-  if (normalized === '.' || normalized === './' || normalized.endsWith('/')) return `'${entryPoint}' must name a file inside the skill's directory`;
+  if (normalized === '.' || normalized === './' || normalized.endsWith('/'))
+    return `'${entryPoint}' must name a file inside the skill's directory`;
   return undefined;
 }
 
@@ -29,7 +30,8 @@ export function checkSkillManifestData(data: unknown): RawIssue[] {
     const io = data[key];
     if (!isRecord(io)) continue;
     if (isFullJsonSchema(io)) {
-      if (io.type !== 'object') issues.push({ path: [key], message: `${key}: a JSON Schema here must describe an object (type: "object")` });
+      if (io.type !== 'object')
+        issues.push({ path: [key], message: `${key}: a JSON Schema here must describe an object (type: "object")` });
       const problem = jsonSchemaCompileProblem(io);
       if (problem) issues.push({ path: [key], message: `${key}: ${problem}` });
       continue;

@@ -28,7 +28,9 @@ function describeIssue(issue: z.core.$ZodIssue, actual: unknown): string {
     case 'invalid_type':
       return `expected ${issue.expected === 'object' ? 'a mapping' : issue.expected === 'array' ? 'a list' : `a ${issue.expected}`}, found ${kindOf(actual)}${hint(issue.expected, actual)}`;
     case 'invalid_value':
-      return issue.message.startsWith('Invalid') ? `must be ${issue.values.map((v) => JSON.stringify(v)).join(' or ')}, found ${JSON.stringify(actual)}` : issue.message;
+      return issue.message.startsWith('Invalid')
+        ? `must be ${issue.values.map((v) => JSON.stringify(v)).join(' or ')}, found ${JSON.stringify(actual)}`
+        : issue.message;
     case 'too_small':
       return issue.origin === 'string' && issue.minimum === 1 ? 'must not be empty' : issue.message;
     case 'invalid_union':
@@ -40,7 +42,9 @@ function describeIssue(issue: z.core.$ZodIssue, actual: unknown): string {
 
 /** YAML reads `version: 1.0` as a number; say how to fix it. */
 function hint(expected: string, actual: unknown): string {
-  return expected === 'string' && (typeof actual === 'number' || typeof actual === 'boolean') ? ' (quote the value to make it a string)' : '';
+  return expected === 'string' && (typeof actual === 'number' || typeof actual === 'boolean')
+    ? ' (quote the value to make it a string)'
+    : '';
 }
 
 function kindOf(value: unknown): string {

@@ -16,16 +16,19 @@ const FieldRuleLongSchema = z
     /** The field's data class. */
     class: DataClassSchema,
     /** Dotted path of the field in the case record (defaults to the field name). */
-    path: z.string().regex(/^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$/, 'must be a dotted path like customer.email').optional(),
+    path: z
+      .string()
+      .regex(/^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$/, 'must be a dotted path like customer.email')
+      .optional(),
     /** `value` (default) sends the value; `reference` sends only a keyed opaque reference. */
     as: FieldDeliverySchema.optional(),
   })
   .strict();
 
 /** `order_id: identifier` or `order_id: { class: identifier, path: order.id, as: reference }`. */
-export const FieldRuleSchema = z.union([DataClassSchema, FieldRuleLongSchema]).transform((rule) =>
-  typeof rule === 'string' ? { class: rule, as: 'value' as const } : { ...rule, as: rule.as ?? ('value' as const) },
-);
+export const FieldRuleSchema = z
+  .union([DataClassSchema, FieldRuleLongSchema])
+  .transform((rule) => (typeof rule === 'string' ? { class: rule, as: 'value' as const } : { ...rule, as: rule.as ?? ('value' as const) }));
 export type FieldRule = z.output<typeof FieldRuleSchema>;
 
 export const PurposeSchema = z

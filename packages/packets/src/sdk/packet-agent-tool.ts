@@ -44,7 +44,10 @@ const discardAudit: AuditSink = { appendAudit: async () => undefined };
  * parent history, no conversation id, no previous-response id — and returns its final output.
  * This is also how a coordinator on server-managed history reaches a specialist.
  */
-export function packetAgentTool<TContext = unknown, TAgentContext = unknown, TOutput extends AgentOutputType = AgentOutputType>(agent: Agent<TAgentContext, TOutput>, options: PacketAgentToolOptions<TContext>): FunctionTool<TContext, typeof PacketHandoffArgsSchema, string> {
+export function packetAgentTool<TContext = unknown, TAgentContext = unknown, TOutput extends AgentOutputType = AgentOutputType>(
+  agent: Agent<TAgentContext, TOutput>,
+  options: PacketAgentToolOptions<TContext>,
+): FunctionTool<TContext, typeof PacketHandoffArgsSchema, string> {
   const gate = createPacketHandoffGate({
     ...(options.contract ? { contract: options.contract } : {}),
     ...(options.policyStore ? { policyStore: options.policyStore } : {}),
@@ -54,7 +57,9 @@ export function packetAgentTool<TContext = unknown, TAgentContext = unknown, TOu
     ...(options.guardrail ? { guardrail: options.guardrail } : {}),
     resolveCase: (request) => {
       const args = request.state as unknown as PacketHandoffArgs;
-      return options.resolveCase ? options.resolveCase({ args }) : { caseRef: args.case_id, ...(args.purpose ? { purpose: args.purpose } : {}) };
+      return options.resolveCase
+        ? options.resolveCase({ args })
+        : { caseRef: args.case_id, ...(args.purpose ? { purpose: args.purpose } : {}) };
     },
   });
   const recipient = options.recipient ?? agent.name;

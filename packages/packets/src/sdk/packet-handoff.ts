@@ -72,7 +72,9 @@ export function packetHandoff<TContext = unknown, TOutput extends AgentOutputTyp
     resolveCase: (request) => {
       const pending = resolving.get(request);
       if (!pending) throw new PacketMissingError('packet handoff: no handoff arguments to resolve');
-      return options.resolveCase ? options.resolveCase(pending) : { caseRef: pending.args.case_id, ...(pending.args.purpose ? { purpose: pending.args.purpose } : {}) };
+      return options.resolveCase
+        ? options.resolveCase(pending)
+        : { caseRef: pending.args.case_id, ...(pending.args.purpose ? { purpose: pending.args.purpose } : {}) };
     },
   });
   const resolving = new WeakMap<PacketGateRequest, { context: RunContext<TContext>; args: PacketHandoffArgs }>();
@@ -83,7 +85,8 @@ export function packetHandoff<TContext = unknown, TOutput extends AgentOutputTyp
   const inputFilter = (data: HandoffInputData): HandoffInputData => {
     const ctx = data.runContext;
     const crossing = ctx ? prepared.get(ctx) : undefined;
-    if (!ctx || !crossing) throw new PacketMissingError('packet handoff: the input filter ran without a packet from onHandoff (refusing to forward history)');
+    if (!ctx || !crossing)
+      throw new PacketMissingError('packet handoff: the input filter ran without a packet from onHandoff (refusing to forward history)');
     prepared.delete(ctx);
     return { inputHistory: [user(crossing.input)], preHandoffItems: [], newItems: [], runContext: ctx };
   };

@@ -58,7 +58,16 @@ export const CASES = [
     notes: `Customer is upset. ${CANARY.notes}`,
     prior_messages: [{ role: 'customer', text: `please hurry ${CANARY.notes}` }],
   },
-  { tenant: 'globex', case_id: 'C-2002', customer: { id: 'CUST-9', email: 'x@globex.example' }, order_id: 'O-9', refund_amount: 10, purchase_date: '2026-10-01', product: 'Lamp', notes: 'n' },
+  {
+    tenant: 'globex',
+    case_id: 'C-2002',
+    customer: { id: 'CUST-9', email: 'x@globex.example' },
+    order_id: 'O-9',
+    refund_amount: 10,
+    purchase_date: '2026-10-01',
+    product: 'Lamp',
+    notes: 'n',
+  },
 ];
 
 /** Case fields ordered in the packet for the legit C-1001 case (customer_id crosses as a reference). */

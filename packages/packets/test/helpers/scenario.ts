@@ -17,7 +17,10 @@ export const getCaseTool = tool({
 /** History before the run: a nested summary message (canary) and the user's request. */
 export function priorHistory(): AgentInputItem[] {
   return [
-    { role: 'system', content: `Summary of the earlier conversation: ${JSON.stringify({ summary: { turns: [{ who: 'customer', said: CANARY.summary }] } })}` },
+    {
+      role: 'system',
+      content: `Summary of the earlier conversation: ${JSON.stringify({ summary: { turns: [{ who: 'customer', said: CANARY.summary }] } })}`,
+    },
     user('Please refund my kettle, case C-1001.'),
   ];
 }
@@ -28,7 +31,12 @@ export function refundsSpecialist(): { agent: Agent; model: RecordingScriptedMod
     (req: ModelRequest) => {
       const packet = parsePacketInput(userTextOf(req.input) ?? '');
       const fields = packet?.fields ?? {};
-      return [call('check_refund_window', { order_id: String(fields.order_id ?? 'unknown'), purchase_date: String(fields.purchase_date ?? 'unknown') })];
+      return [
+        call('check_refund_window', {
+          order_id: String(fields.order_id ?? 'unknown'),
+          purchase_date: String(fields.purchase_date ?? 'unknown'),
+        }),
+      ];
     },
     (req: ModelRequest) => {
       const first = Array.isArray(req.input) ? req.input[0] : undefined;

@@ -19,13 +19,17 @@ export function toStoreError(error: unknown, what: string, target: string, lastC
     return new StoreError('STORE_FAILED', `Redis thread store operation ${what} failed: ${message}`, { cause: error });
   }
   if (isReply) {
-    return new StoreUnavailableError(`Redis thread store is unavailable (${what}): Redis at ${target} is not serving: ${message}`, { cause: error });
+    return new StoreUnavailableError(`Redis thread store is unavailable (${what}): Redis at ${target} is not serving: ${message}`, {
+      cause: error,
+    });
   }
   // A command flushed because the connection is down says only that; the connection error says why.
   const last = lastConnectionError();
   const flushed = error instanceof Error && (error.name === 'MaxRetriesPerRequestError' || message === 'Connection is closed.');
   const detail = flushed && last ? `${last.message} (${message.replace(/\. Refer to .*$/, '')})` : message;
-  return new StoreUnavailableError(`Redis thread store is unavailable (${what}): cannot reach Redis at ${target}: ${detail}`, { cause: error });
+  return new StoreUnavailableError(`Redis thread store is unavailable (${what}): cannot reach Redis at ${target}: ${detail}`, {
+    cause: error,
+  });
 }
 
 /** `redis://user:secret@host:port/db` → `redis://user:***@host:port/db`, for messages. */

@@ -21,7 +21,17 @@ import { redactUrl, toStoreError } from './errors.js';
 import { keyLayout } from './keys.js';
 import { redisSuspendedRuns } from './suspended-runs.js';
 import { REDIS_STORE_DEFAULTS, resolveOptions, type RedisThreadStoreOptions, type ResolvedOptions } from './options.js';
-import { ACQUIRE_LOCK, CREATE_THREAD, READ_HASHES, READ_THREAD, RECOVER_RUNS, RELEASE_LOCK, RENEW_LOCK, WRITE, type LuaScript } from './scripts.js';
+import {
+  ACQUIRE_LOCK,
+  CREATE_THREAD,
+  READ_HASHES,
+  READ_THREAD,
+  RECOVER_RUNS,
+  RELEASE_LOCK,
+  RENEW_LOCK,
+  WRITE,
+  type LuaScript,
+} from './scripts.js';
 
 /**
  * A thread store on Redis, with the SQLite store's guarantees (the same facade from
@@ -160,8 +170,22 @@ function redisBackend(redis: Redis, owned: boolean, target: string, resolved: Re
         }
         case 'createRun': {
           const r = w.run;
-          args.push('R', k(keys.thread(r.threadId)), k(keys.runs(r.threadId)), k(keys.run(r.threadId, r.id)), k(keys.runThreads), k(keys.activeRuns));
-          args.push(r.parentRunId === null ? '0' : k(keys.run(r.threadId, r.parentRunId)), r.id, r.threadId, r.agentId, r.agentVersion, r.status);
+          args.push(
+            'R',
+            k(keys.thread(r.threadId)),
+            k(keys.runs(r.threadId)),
+            k(keys.run(r.threadId, r.id)),
+            k(keys.runThreads),
+            k(keys.activeRuns),
+          );
+          args.push(
+            r.parentRunId === null ? '0' : k(keys.run(r.threadId, r.parentRunId)),
+            r.id,
+            r.threadId,
+            r.agentId,
+            r.agentVersion,
+            r.status,
+          );
           args.push(r.parentRunId ?? '', r.traceId === null ? '0' : '1', r.traceId ?? '', at);
           break;
         }
@@ -201,7 +225,15 @@ function redisBackend(redis: Redis, owned: boolean, target: string, resolved: Re
       await evalChecked(
         CREATE_THREAD,
         [keys.thread(thread.id), keys.state(thread.id), keys.lock(thread.id)],
-        [thread.id, thread.at, thread.metadataJson, thread.tenant ?? '', value, lock ? leaseOf(lock.leaseMs) : 0, ...statePairs(thread.state)],
+        [
+          thread.id,
+          thread.at,
+          thread.metadataJson,
+          thread.tenant ?? '',
+          value,
+          lock ? leaseOf(lock.leaseMs) : 0,
+          ...statePairs(thread.state),
+        ],
       );
       if (lock) values.set(lock.token, value);
     },
@@ -222,7 +254,11 @@ function redisBackend(redis: Redis, owned: boolean, target: string, resolved: Re
     async listRuns(threadId) {
       const runIds = (await redis.call('lrange', [keys.runs(threadId), 0, -1])) as string[];
       if (runIds.length === 0) return [];
-      const hashes = (await evalScript(READ_HASHES, runIds.map((runId) => keys.run(threadId, runId)), [])) as string[][];
+      const hashes = (await evalScript(
+        READ_HASHES,
+        runIds.map((runId) => keys.run(threadId, runId)),
+        [],
+      )) as string[][];
       return hashes.filter((flat) => flat.length > 0).map((flat) => runFromFields(fields(flat)));
     },
 
@@ -240,7 +276,11 @@ function redisBackend(redis: Redis, owned: boolean, target: string, resolved: Re
 
     async tryLock(lock): Promise<LockAttempt> {
       const value = lockValue(lock);
-      const reply = (await evalScript(ACQUIRE_LOCK, [keys.lock(lock.threadId), keys.thread(lock.threadId)], [value, leaseOf(lock.leaseMs)])) as unknown[];
+      const reply = (await evalScript(
+        ACQUIRE_LOCK,
+        [keys.lock(lock.threadId), keys.thread(lock.threadId)],
+        [value, leaseOf(lock.leaseMs)],
+      )) as unknown[];
       if (reply[0] === 'err') throw new ThreadNotFoundError(lock.threadId);
       if (reply[0] !== 'ok') return { acquired: false, holder: holderOf(reply[1]) };
       values.set(lock.token, value);
@@ -317,7 +357,12 @@ function openConnection(connection: unknown, resolved: ResolvedOptions): { redis
     });
     return { redis, owned: true, target: redactUrl(connection) };
   }
-  if (connection !== null && typeof connection === 'object' && typeof (connection as Redis).call === 'function' && typeof (connection as Redis).evalsha === 'function') {
+  if (
+    connection !== null &&
+    typeof connection === 'object' &&
+    typeof (connection as Redis).call === 'function' &&
+    typeof (connection as Redis).evalsha === 'function'
+  ) {
     const redis = connection as Redis;
     const o = redis.options ?? {};
     return { redis, owned: false, target: o.path ? String(o.path) : `${o.host ?? 'localhost'}:${o.port ?? 6379}` };

@@ -40,7 +40,16 @@ export function redisSuspendedRuns(ctx: {
       const checked = checkSuspendedRunInput(input);
       return op('saveSuspendedRun', async () => {
         const record: SuspendedRun = { ...checked, createdAt: ctx.now() };
-        const ok = await redis.call('eval', [SAVE, 3, keys.run(checked.threadId, checked.runId), suspendedKey(checked.threadId), indexKey, checked.runId, checked.threadId, JSON.stringify(record)]);
+        const ok = await redis.call('eval', [
+          SAVE,
+          3,
+          keys.run(checked.threadId, checked.runId),
+          suspendedKey(checked.threadId),
+          indexKey,
+          checked.runId,
+          checked.threadId,
+          JSON.stringify(record),
+        ]);
         if (Number(ok) !== 1) throw new RunNotFoundError(checked.runId, `on thread ${JSON.stringify(checked.threadId)}`);
         return record;
       });

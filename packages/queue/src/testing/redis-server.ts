@@ -61,7 +61,21 @@ class PortTakenError extends Error {}
 
 async function startOn(binary: string, port: number, startTimeoutMs: number, extraArgs: readonly string[]): Promise<RedisServer> {
   const dir = await mkdtemp(join(tmpdir(), 'baton-redis-'));
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no', ...extraArgs];
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--dir',
+    dir,
+    '--daemonize',
+    'no',
+    ...extraArgs,
+  ];
   const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const collect = (chunk: Buffer) => {
@@ -93,7 +107,9 @@ async function startOn(binary: string, port: number, startTimeoutMs: number, ext
       throw new Error(`cannot start Redis for tests: ${JSON.stringify(binary)} was not found; ${INSTALL_HINT}`);
     }
     if (/address already in use/i.test(output)) throw new PortTakenError(`port ${port} is taken`);
-    throw new Error(`redis-server exited (code ${outcome.code ?? outcome.error?.message}) before answering on port ${port}:\n${output.trim()}`);
+    throw new Error(
+      `redis-server exited (code ${outcome.code ?? outcome.error?.message}) before answering on port ${port}:\n${output.trim()}`,
+    );
   }
   track(child);
 

@@ -8,7 +8,14 @@ import { createInProcessGuardrail } from '@baton/guardrail-client';
 import { createGuardrailEngine } from '@baton/guardrail-server';
 import { Runner, createOfflineModelProvider, loadAgentRegistry, type ScenarioInput } from '@baton/runner';
 import { createDelegation } from '@baton/skills';
-import { createQueueDispatcher, createRedisEditLedger, createRedisThreadStore, startWorker, type BatonWorkerOptions, type WorkerJobEvent } from '../../src/index.js';
+import {
+  createQueueDispatcher,
+  createRedisEditLedger,
+  createRedisThreadStore,
+  startWorker,
+  type BatonWorkerOptions,
+  type WorkerJobEvent,
+} from '../../src/index.js';
 
 export const EXAMPLE = fileURLToPath(new URL('../../../../examples/scale-out/', import.meta.url));
 
@@ -24,12 +31,24 @@ export function scenario(latencyMs = 0): ScenarioInput {
           {
             name: 'delegate',
             when: { turn: 1, input_matches: '(T-[0-9]+)' },
-            call: { name: 'delegate_task', arguments: { subagent_type: 'appender', instruction_set: 'Record the ticket.', input_data: { ticket: '{{input_match.1}}' }, max_iterations: 1 } },
+            call: {
+              name: 'delegate_task',
+              arguments: {
+                subagent_type: 'appender',
+                instruction_set: 'Record the ticket.',
+                input_data: { ticket: '{{input_match.1}}' },
+                max_iterations: 1,
+              },
+            },
           },
           {
             name: 'hand off',
             when: { tool: 'delegate_task', input_matches: '(T-[0-9]+)' },
-            handoff: { target: 'closer', input: 'Ticket {{input_match.1}}: {{last_tool_output.json.status}}', state: { ticket: '{{input_match.1}}', recorded: '{{last_tool_output.json.status}}' } },
+            handoff: {
+              target: 'closer',
+              input: 'Ticket {{input_match.1}}: {{last_tool_output.json.status}}',
+              state: { ticket: '{{input_match.1}}', recorded: '{{last_tool_output.json.status}}' },
+            },
           },
           { name: 'plain', when: { turn: 1 }, message: 'no ticket' },
         ],
@@ -54,7 +73,13 @@ export function makeWorkspace(tickets: number): string {
   return workspace;
 }
 
-export async function startStack(options: { url: string; prefix: string; workspace: string; latencyMs?: number; worker?: Partial<BatonWorkerOptions> }): Promise<Stack> {
+export async function startStack(options: {
+  url: string;
+  prefix: string;
+  workspace: string;
+  latencyMs?: number;
+  worker?: Partial<BatonWorkerOptions>;
+}): Promise<Stack> {
   const { url, prefix, workspace } = options;
   const store = createRedisThreadStore({ connection: url, prefix });
   const dispatcher = createQueueDispatcher({ connection: url, prefix });

@@ -32,7 +32,11 @@ for (let i = 0; ; i++) {
 }
 `;
 
-function runChild(dir: string, script: string, args: string[]): { child: ChildProcess; firstLine: Promise<string>; exit: Promise<number | null> } {
+function runChild(
+  dir: string,
+  script: string,
+  args: string[],
+): { child: ChildProcess; firstLine: Promise<string>; exit: Promise<number | null> } {
   const child = spawn(process.execPath, [join(dir, script), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

@@ -71,7 +71,12 @@ describe('Redis thread store', () => {
     const thread = await a.createThread();
     const run = await a.createRun(thread.id, { agentId: 'a', agentVersion: '1' });
     const appended = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).appendItems(thread.id, run.id, [{ i, part: 1 }, { i, part: 2 }])),
+      Array.from({ length: 40 }, (_, i) =>
+        (i % 2 ? a : b).appendItems(thread.id, run.id, [
+          { i, part: 1 },
+          { i, part: 2 },
+        ]),
+      ),
     );
     const listed = await a.listItems(thread.id);
     expect(listed.map((item) => item.seq)).toEqual(Array.from({ length: 80 }, (_, i) => i + 1));
@@ -107,8 +112,18 @@ describe('Redis thread store', () => {
       [[...good, { op: 'mergeState', threadId: 'thread_gone', patch: { c: 3 } }], /thread "thread_gone" does not exist/],
       [[...good, { op: 'appendItems', threadId: thread.id, runId: 'run_gone', items: [{}] }], /run "run_gone" does not exist/],
       [[...good, { op: 'updateRun', runId: 'run_gone', input: { status: 'failed' } }], /run "run_gone" does not exist/],
-      [[...good, { op: 'appendAudit', record: { id: 'dup', threadId: thread.id, runId: null, kind: 'k', data: {} } }, { op: 'appendAudit', record: { id: 'dup', threadId: thread.id, runId: null, kind: 'k', data: {} } }], /audit id "dup" already exists/],
-      [[...good, { op: 'updateRun', runId: run.id, input: { status: 'in_progress' } }], /is already completed; it cannot become in_progress/],
+      [
+        [
+          ...good,
+          { op: 'appendAudit', record: { id: 'dup', threadId: thread.id, runId: null, kind: 'k', data: {} } },
+          { op: 'appendAudit', record: { id: 'dup', threadId: thread.id, runId: null, kind: 'k', data: {} } },
+        ],
+        /audit id "dup" already exists/,
+      ],
+      [
+        [...good, { op: 'updateRun', runId: run.id, input: { status: 'in_progress' } }],
+        /is already completed; it cannot become in_progress/,
+      ],
     ];
     for (const [writes, message] of failures) {
       await expect(store.writeBatch!(writes as never)).rejects.toThrow(message);
@@ -165,7 +180,6 @@ describe('Redis thread store', () => {
     await store.updateRun(run.id, { status: 'completed' });
     expect(await raw.hexists(`${prefix}:active-runs`, run.id)).toBe(0);
   });
-
 
   it('handles writes larger than one Lua unpack: thousands of state keys and items', async () => {
     const prefix = newPrefix('large');

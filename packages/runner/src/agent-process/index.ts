@@ -107,7 +107,12 @@ export async function defineAgentProcess(handler: AgentProcessHandler, options: 
     tracer,
     name: `invoke_agent ${name}`,
     parent,
-    attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': name, 'baton.thread_id': input.thread_id, 'baton.run_id': input.run_id },
+    attributes: {
+      'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.agent.name': name,
+      'baton.thread_id': input.thread_id,
+      'baton.run_id': input.run_id,
+    },
   });
   const logger = baseLogger.child({ thread_id: input.thread_id, run_id: input.run_id });
 
@@ -148,9 +153,12 @@ function parseInput(text: string): AgentProcessInput {
 function parseOutput(result: unknown): AgentProcessOutput {
   const parsed = AgentProcessOutputSchema.safeParse(result);
   if (!parsed.success) {
-    throw Object.assign(new Error(`the handler's result does not match the agent process output contract: ${issues(parsed.error.issues)}`), {
-      code: 'BAD_OUTPUT',
-    });
+    throw Object.assign(
+      new Error(`the handler's result does not match the agent process output contract: ${issues(parsed.error.issues)}`),
+      {
+        code: 'BAD_OUTPUT',
+      },
+    );
   }
   return parsed.data;
 }

@@ -46,7 +46,10 @@ export async function pendingApprovalsOf(store: ThreadStore, threadId: string): 
  * The thread view with its pending approvals: `pending_approvals` at the top, and each paused
  * run's entry in `runs` carrying its `required_action`.
  */
-export function withPendingApprovals<V extends { runs: Array<{ run_id: string }> }>(view: V, pending: RequiredAction[]): V & { pending_approvals: RequiredAction[] } {
+export function withPendingApprovals<V extends { runs: Array<{ run_id: string }> }>(
+  view: V,
+  pending: RequiredAction[],
+): V & { pending_approvals: RequiredAction[] } {
   const byRun = new Map(pending.map((p) => [p.run_id, p]));
   return {
     ...view,
@@ -75,27 +78,41 @@ export function registerApprovalRoutes(
     onRequest: async (request, reply) => {
       const denied = await deps.authorize(request, reply);
       if (denied) return denied;
-      if (!isJsonContentType(request.headers['content-type'])) return fail(reply, 415, 'unsupported_media_type', 'Content-Type must be application/json (UTF-8)');
+      if (!isJsonContentType(request.headers['content-type']))
+        return fail(reply, 415, 'unsupported_media_type', 'Content-Type must be application/json (UTF-8)');
       return undefined;
     },
     handler: async (request, reply) => {
       const submit = deps.runner.submitApprovals?.bind(deps.runner);
       if (!submit) return fail(reply, 501, 'APPROVALS_UNSUPPORTED', 'this runner does not resume paused runs');
       const runId = request.params.run_id;
-      if (typeof runId !== 'string' || runId.length === 0 || runId.length > 200) return fail(reply, 404, 'APPROVAL_RUN_NOT_FOUND', 'no such run');
+      if (typeof runId !== 'string' || runId.length === 0 || runId.length > 200)
+        return fail(reply, 404, 'APPROVAL_RUN_NOT_FOUND', 'no such run');
       const parsed = parseBody(request.body, deps.maxJsonDepth);
       if (!parsed.ok) return fail(reply, 400, parsed.code, parsed.message);
       const body = parsed.value;
-      if (!isPlainObject(body)) return fail(reply, 400, 'APPROVAL_INVALID', 'request body must be a JSON object { "decisions": [{ "id", "approve", "reason"? }] }');
+      if (!isPlainObject(body))
+        return fail(reply, 400, 'APPROVAL_INVALID', 'request body must be a JSON object { "decisions": [{ "id", "approve", "reason"? }] }');
       const extra = Object.keys(body).filter((k) => k !== 'decisions');
-      if (extra.length > 0) return fail(reply, 400, 'APPROVAL_INVALID', `request body has unknown field ${JSON.stringify(extra[0]!.slice(0, 50))}; allowed: decisions`);
+      if (extra.length > 0)
+        return fail(
+          reply,
+          400,
+          'APPROVAL_INVALID',
+          `request body has unknown field ${JSON.stringify(extra[0]!.slice(0, 50))}; allowed: decisions`,
+        );
       const identity = deps.caller(request);
       const controller = new AbortController();
       const onClose = () => {
         if (!reply.sent) controller.abort(new Error('client closed the connection'));
       };
       request.raw.socket.once('close', onClose);
-      const server = startServerSpan({ headers: request.raw.rawHeaders, name: 'POST /v1/runs/:run_id/approvals', tracer: deps.tracer, attributes: { 'http.request.method': 'POST', 'http.route': '/v1/runs/:run_id/approvals' } });
+      const server = startServerSpan({
+        headers: request.raw.rawHeaders,
+        name: 'POST /v1/runs/:run_id/approvals',
+        tracer: deps.tracer,
+        attributes: { 'http.request.method': 'POST', 'http.route': '/v1/runs/:run_id/approvals' },
+      });
       void reply.header(TRACERESPONSE_HEADER, server.traceresponse);
       let failure: { code: string; message: string } | undefined;
       try {
@@ -110,9 +127,20 @@ export function registerApprovalRoutes(
         if (result.error) failure = result.error;
         return reply.code(200).send(result);
       } catch (err) {
-        const code = err instanceof RunnerError || (err instanceof Error && typeof (err as { code?: unknown }).code === 'string') ? (err as RunnerError).code : 'internal_error';
+        const code =
+          err instanceof RunnerError || (err instanceof Error && typeof (err as { code?: unknown }).code === 'string')
+            ? (err as RunnerError).code
+            : 'internal_error';
         failure = { code, message: (err as Error)?.message ?? String(err) };
-        const status = approvalStatusFor(code) ?? (code === 'STORE_THREAD_BUSY' ? 409 : code === 'STORE_UNAVAILABLE' || (code as string) === 'QUEUE_UNAVAILABLE' ? 503 : code === 'AGENT_NOT_FOUND' ? 404 : 500);
+        const status =
+          approvalStatusFor(code) ??
+          (code === 'STORE_THREAD_BUSY'
+            ? 409
+            : code === 'STORE_UNAVAILABLE' || (code as string) === 'QUEUE_UNAVAILABLE'
+              ? 503
+              : code === 'AGENT_NOT_FOUND'
+                ? 404
+                : 500);
         if (status < 500 || status === 501 || status === 503) return fail(reply, status, code, (err as Error).message);
         request.log.error({ err_name: (err as Error)?.name, err_code: code }, 'approval failed');
         return fail(reply, 500, code, 'the approval failed inside the runner; see the runner logs');
@@ -125,7 +153,8 @@ export function registerApprovalRoutes(
 }
 
 function parseBody(raw: unknown, maxDepth: number): { ok: true; value: unknown } | { ok: false; code: string; message: string } {
-  if (!Buffer.isBuffer(raw) || raw.length === 0) return { ok: false, code: 'invalid_json', message: 'request body is empty; expected a JSON object' };
+  if (!Buffer.isBuffer(raw) || raw.length === 0)
+    return { ok: false, code: 'invalid_json', message: 'request body is empty; expected a JSON object' };
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
@@ -133,7 +162,8 @@ function parseBody(raw: unknown, maxDepth: number): { ok: true; value: unknown }
     return { ok: false, code: 'invalid_utf8', message: 'request body is not valid UTF-8' };
   }
   const deep = jsonNestingExceeds(text, maxDepth);
-  if (deep !== undefined) return { ok: false, code: 'json_too_deep', message: `request body nests JSON deeper than ${maxDepth} levels (at character ${deep})` };
+  if (deep !== undefined)
+    return { ok: false, code: 'json_too_deep', message: `request body nests JSON deeper than ${maxDepth} levels (at character ${deep})` };
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch {

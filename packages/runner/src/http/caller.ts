@@ -27,7 +27,8 @@ export function createCallerResolver(authenticator: Authenticator | undefined): 
           return {
             status: 400,
             code: 'invalid_auth',
-            message: 'X-Baton-* identity headers are not accepted: this service takes the caller identity from its credential (start it with --trust-identity-headers only behind a proxy that sets them)',
+            message:
+              'X-Baton-* identity headers are not accepted: this service takes the caller identity from its credential (start it with --trust-identity-headers only behind a proxy that sets them)',
           };
         }
         return undefined;

@@ -69,10 +69,19 @@ export const IDENTITY_LIMITS = { maxRoles: 32, maxCases: 1024 } as const;
  * Checks one identity's parts (from a tokens file, a JWT's claims or trusted headers); `where`
  * names the source in messages. Values are never echoed: they may be secrets pasted by mistake.
  */
-export function checkIdentity(value: { tenant?: unknown; subject?: unknown; roles?: unknown; cases?: unknown }, where: string): CallerIdentity {
+export function checkIdentity(
+  value: { tenant?: unknown; subject?: unknown; roles?: unknown; cases?: unknown },
+  where: string,
+): CallerIdentity {
   const { tenant, subject, roles, cases } = value;
-  if (typeof tenant !== 'string' || !ID.test(tenant)) throw new IdentityInputError(`${where}: tenant must be 1-200 characters of letters, digits and _ . : @ / - (starting with a letter or digit)`);
-  if (typeof subject !== 'string' || !ID.test(subject)) throw new IdentityInputError(`${where}: subject must be 1-200 characters of letters, digits and _ . : @ / - (starting with a letter or digit)`);
+  if (typeof tenant !== 'string' || !ID.test(tenant))
+    throw new IdentityInputError(
+      `${where}: tenant must be 1-200 characters of letters, digits and _ . : @ / - (starting with a letter or digit)`,
+    );
+  if (typeof subject !== 'string' || !ID.test(subject))
+    throw new IdentityInputError(
+      `${where}: subject must be 1-200 characters of letters, digits and _ . : @ / - (starting with a letter or digit)`,
+    );
   if (!Array.isArray(roles)) throw new IdentityInputError(`${where}: roles must be a list of role names`);
   if (roles.length > IDENTITY_LIMITS.maxRoles) throw new IdentityInputError(`${where}: more than ${IDENTITY_LIMITS.maxRoles} roles`);
   const badRole = roles.findIndex((r) => typeof r !== 'string' || !ROLE.test(r));
@@ -82,7 +91,8 @@ export function checkIdentity(value: { tenant?: unknown; subject?: unknown; role
     if (!Array.isArray(cases)) throw new IdentityInputError(`${where}: cases must be a list of case ids`);
     if (cases.length > IDENTITY_LIMITS.maxCases) throw new IdentityInputError(`${where}: more than ${IDENTITY_LIMITS.maxCases} cases`);
     const badCase = cases.findIndex((c) => typeof c !== 'string' || !CASE.test(c));
-    if (badCase >= 0) throw new IdentityInputError(`${where}: case ${badCase + 1} must be 1-200 characters of letters, digits and _ . : @ / -`);
+    if (badCase >= 0)
+      throw new IdentityInputError(`${where}: case ${badCase + 1} must be 1-200 characters of letters, digits and _ . : @ / -`);
     identity.cases = [...new Set(cases as string[])];
   }
   return identity;
@@ -137,12 +147,23 @@ export function createTrustedHeaderAuthenticator(): Authenticator {
         ['X-Baton-Subject', subject],
         ['X-Baton-Roles', roles],
       ].filter(([, v]) => v === undefined);
-      if (missing.length === 3) throw new AuthenticationError('no caller identity: the proxy must set X-Baton-Tenant, X-Baton-Subject and X-Baton-Roles');
-      if (missing.length > 0) throw new IdentityInputError(`X-Baton-Tenant, X-Baton-Subject and X-Baton-Roles go together; missing ${missing.map(([n]) => n).join(', ')}`);
-      const list = (v: string) => v.split(',').map((r) => r.trim()).filter((r) => r !== '');
+      if (missing.length === 3)
+        throw new AuthenticationError('no caller identity: the proxy must set X-Baton-Tenant, X-Baton-Subject and X-Baton-Roles');
+      if (missing.length > 0)
+        throw new IdentityInputError(
+          `X-Baton-Tenant, X-Baton-Subject and X-Baton-Roles go together; missing ${missing.map(([n]) => n).join(', ')}`,
+        );
+      const list = (v: string) =>
+        v
+          .split(',')
+          .map((r) => r.trim())
+          .filter((r) => r !== '');
       const roleList = list(roles as string);
       if (roleList.length === 0) throw new IdentityInputError('X-Baton-Roles must list at least one role, comma-separated');
-      return checkIdentity({ tenant, subject, roles: roleList, ...(cases !== undefined ? { cases: list(cases) } : {}) }, 'identity headers');
+      return checkIdentity(
+        { tenant, subject, roles: roleList, ...(cases !== undefined ? { cases: list(cases) } : {}) },
+        'identity headers',
+      );
     },
   };
 }

@@ -14,5 +14,11 @@ export {
   type Authenticator,
   type CallerIdentity,
 } from './identity.js';
-export { createTokenAuthenticator, parseTokensFile, loadTokensFile, type TokenEntry, type TokenAuthenticatorOptions } from './token-auth.js';
+export {
+  createTokenAuthenticator,
+  parseTokensFile,
+  loadTokensFile,
+  type TokenEntry,
+  type TokenAuthenticatorOptions,
+} from './token-auth.js';
 export { createJwtAuthenticator, loadJwks, type JwtAuthenticatorOptions, type JwtClaimNames } from './jwt-auth.js';

@@ -42,11 +42,14 @@ const DEFAULT_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA'];
  * that fails any check — or keys that cannot be fetched — is a 401 (fail closed).
  */
 export function createJwtAuthenticator(options: JwtAuthenticatorOptions): Authenticator {
-  if (!options || typeof options.issuer !== 'string' || options.issuer === '') throw new RunnerHttpConfigError('createJwtAuthenticator: issuer is required (--auth-issuer)');
-  if (typeof options.audience !== 'string' || options.audience === '') throw new RunnerHttpConfigError('createJwtAuthenticator: audience is required (--auth-audience)');
+  if (!options || typeof options.issuer !== 'string' || options.issuer === '')
+    throw new RunnerHttpConfigError('createJwtAuthenticator: issuer is required (--auth-issuer)');
+  if (typeof options.audience !== 'string' || options.audience === '')
+    throw new RunnerHttpConfigError('createJwtAuthenticator: audience is required (--auth-audience)');
   const algorithms = options.algorithms ?? DEFAULT_ALGORITHMS;
   // A symmetric key in a public key set would let anyone who can read the JWKS sign tokens.
-  if (algorithms.length === 0 || algorithms.some((a) => /^(HS|none)/i.test(a))) throw new RunnerHttpConfigError('createJwtAuthenticator: algorithms must be asymmetric (no HS*, no none)');
+  if (algorithms.length === 0 || algorithms.some((a) => /^(HS|none)/i.test(a)))
+    throw new RunnerHttpConfigError('createJwtAuthenticator: algorithms must be asymmetric (no HS*, no none)');
   let keys: ReturnType<typeof createLocalJWKSet>;
   if (options.jwks instanceof URL) {
     const url = options.jwks;
@@ -55,7 +58,8 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): Authen
     }
     keys = createRemoteJWKSet(url, { timeoutDuration: options.jwksTimeoutMs ?? 5_000 }) as unknown as ReturnType<typeof createLocalJWKSet>;
   } else {
-    if (!options.jwks || !Array.isArray((options.jwks as JSONWebKeySet).keys)) throw new RunnerHttpConfigError('createJwtAuthenticator: jwks must be a URL or a { keys: [...] } key set');
+    if (!options.jwks || !Array.isArray((options.jwks as JSONWebKeySet).keys))
+      throw new RunnerHttpConfigError('createJwtAuthenticator: jwks must be a URL or a { keys: [...] } key set');
     try {
       keys = createLocalJWKSet(options.jwks);
     } catch (error) {
@@ -81,14 +85,22 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): Authen
         }));
       } catch (error) {
         const code = (error as { code?: string }).code;
-        const why = code === 'ERR_JWT_EXPIRED' ? 'the token has expired' : code === 'ERR_JWKS_TIMEOUT' || code === 'ERR_JOSE_GENERIC' ? 'the signing keys could not be fetched' : 'the token did not verify';
+        const why =
+          code === 'ERR_JWT_EXPIRED'
+            ? 'the token has expired'
+            : code === 'ERR_JWKS_TIMEOUT' || code === 'ERR_JOSE_GENERIC'
+              ? 'the signing keys could not be fetched'
+              : 'the token did not verify';
         throw new AuthenticationError(`a valid "Authorization: Bearer <JWT>" header is required (${why})`, { cause: error });
       }
       const claim = (name: string) => (payload as Record<string, unknown>)[name];
       const rawRoles = claim(names.roles);
       const roles = typeof rawRoles === 'string' ? rawRoles.split(' ').filter((r) => r !== '') : rawRoles;
       try {
-        const identity = checkIdentity({ tenant: claim(names.tenant), subject: claim(names.subject), roles, cases: claim(names.cases) }, 'token claims');
+        const identity = checkIdentity(
+          { tenant: claim(names.tenant), subject: claim(names.subject), roles, cases: claim(names.cases) },
+          'token claims',
+        );
         if (identity.roles.length === 0) throw new IdentityInputError('token claims: no roles');
         return identity;
       } catch (error) {

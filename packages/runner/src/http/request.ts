@@ -42,7 +42,10 @@ export function isJsonContentType(header: string | undefined): boolean {
   return params.every((p) => {
     const [k, v] = p.split('=');
     if (k?.trim().toLowerCase() !== 'charset') return true;
-    const cs = v?.trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+    const cs = v
+      ?.trim()
+      .replace(/^"(.*)"$/, '$1')
+      .toLowerCase();
     return cs === 'utf-8' || cs === 'utf8';
   });
 }
@@ -66,7 +69,10 @@ export function jsonNestingExceeds(text: string, max: number): number | undefine
 
 /** True for hosts only the local machine can reach. */
 export function isLoopbackHost(host: string): boolean {
-  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1');
   if (h === 'localhost' || h === '::1') return true;
   return /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }

@@ -11,7 +11,14 @@ import type { RunRequest, RunResult } from '../runner/types.js';
 import { RunnerHttpConfigError, RunnerHttpListenError, errorBody } from './errors.js';
 import { createCallerResolver, threadVisibleTo } from './caller.js';
 import { mayChooseThreadId, runAuthFor, type Authenticator } from './identity.js';
-import { CreateRunBodySchema, createBearerCheck, describeIssues, isJsonContentType, isLoopbackHost, jsonNestingExceeds } from './request.js';
+import {
+  CreateRunBodySchema,
+  createBearerCheck,
+  describeIssues,
+  isJsonContentType,
+  isLoopbackHost,
+  jsonNestingExceeds,
+} from './request.js';
 import { threadView } from './threads.js';
 import { answerWithEvents, wantsEventStream, type HttpFailure } from './sse.js';
 import { approvalStatusFor, pendingApprovalsOf, registerApprovalRoutes, withPendingApprovals, type ApprovalsRunner } from './approvals.js';
@@ -72,7 +79,14 @@ export interface RunnerServer {
   close(): Promise<void>;
 }
 
-export const RUNNER_SERVER_DEFAULTS = { host: '127.0.0.1', port: 8788, bodyLimitBytes: 1024 * 1024, maxJsonDepth: 64, requestTimeoutMs: 30_000, sseHeartbeatMs: 15_000 } as const;
+export const RUNNER_SERVER_DEFAULTS = {
+  host: '127.0.0.1',
+  port: 8788,
+  bodyLimitBytes: 1024 * 1024,
+  maxJsonDepth: 64,
+  requestTimeoutMs: 30_000,
+  sseHeartbeatMs: 15_000,
+} as const;
 
 /** HTTP status for an error the runner threw, by its stable code. */
 function statusFor(code: string): number {
@@ -103,20 +117,28 @@ export function createRunnerServer(options: RunnerServerOptions): RunnerServer {
   }
   const host = options.host ?? RUNNER_SERVER_DEFAULTS.host;
   const port = options.port ?? RUNNER_SERVER_DEFAULTS.port;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new RunnerHttpConfigError(`port must be an integer from 0 to 65535; got ${String(port)}`);
-  if (options.token !== undefined && options.token.trim().length < 16) throw new RunnerHttpConfigError('token must be at least 16 characters');
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new RunnerHttpConfigError(`port must be an integer from 0 to 65535; got ${String(port)}`);
+  if (options.token !== undefined && options.token.trim().length < 16)
+    throw new RunnerHttpConfigError('token must be at least 16 characters');
   if (options.authenticator?.verifiesCredential && options.token !== undefined) {
-    throw new RunnerHttpConfigError(`a shared token cannot be combined with the ${options.authenticator.kind} authenticator, which checks each caller's own credential`);
+    throw new RunnerHttpConfigError(
+      `a shared token cannot be combined with the ${options.authenticator.kind} authenticator, which checks each caller's own credential`,
+    );
   }
   if (!isLoopbackHost(host) && options.token === undefined && !options.authenticator?.verifiesCredential) {
-    throw new RunnerHttpConfigError(`host ${host} is reachable from other machines; set a bearer token (--token or BATON_RUNNER_TOKEN) or per-caller credentials (--auth-tokens, --auth-jwks)`);
+    throw new RunnerHttpConfigError(
+      `host ${host} is reachable from other machines; set a bearer token (--token or BATON_RUNNER_TOKEN) or per-caller credentials (--auth-tokens, --auth-jwks)`,
+    );
   }
   const bodyLimit = options.bodyLimitBytes ?? RUNNER_SERVER_DEFAULTS.bodyLimitBytes;
   const maxDepth = options.maxJsonDepth ?? RUNNER_SERVER_DEFAULTS.maxJsonDepth;
   const requestTimeout = options.requestTimeoutMs ?? RUNNER_SERVER_DEFAULTS.requestTimeoutMs;
-  if (!Number.isInteger(requestTimeout) || requestTimeout < 1) throw new RunnerHttpConfigError(`requestTimeoutMs must be a positive integer; got ${String(requestTimeout)}`);
+  if (!Number.isInteger(requestTimeout) || requestTimeout < 1)
+    throw new RunnerHttpConfigError(`requestTimeoutMs must be a positive integer; got ${String(requestTimeout)}`);
   const heartbeatMs = options.sseHeartbeatMs ?? RUNNER_SERVER_DEFAULTS.sseHeartbeatMs;
-  if (!Number.isInteger(heartbeatMs) || heartbeatMs < 10) throw new RunnerHttpConfigError(`sseHeartbeatMs must be an integer of at least 10; got ${String(heartbeatMs)}`);
+  if (!Number.isInteger(heartbeatMs) || heartbeatMs < 10)
+    throw new RunnerHttpConfigError(`sseHeartbeatMs must be an integer of at least 10; got ${String(heartbeatMs)}`);
   const checkBearer = options.token === undefined ? undefined : createBearerCheck(options.token);
   const { runner, store } = options;
   const tracer = options.tracer ?? trace.getTracer('@baton/runner');
@@ -144,7 +166,9 @@ export function createRunnerServer(options: RunnerServerOptions): RunnerServer {
             : [400, 'Bad Request', errorBody('bad_request', 'the request is not valid HTTP/1.1')];
       if (socket.writable && code !== 'ECONNRESET') {
         const text = JSON.stringify(body);
-        socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
+        socket.end(
+          `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+        );
       } else socket.destroy();
     },
     frameworkErrors: (error, _request, reply) => {
@@ -177,7 +201,8 @@ export function createRunnerServer(options: RunnerServerOptions): RunnerServer {
     return undefined;
   };
   /** 404 for a thread that does not exist or that this caller may not see: the same answer. */
-  const threadNotFound = (reply: FastifyReply, id: string) => fail(reply, 404, 'thread_not_found', new ThreadNotFoundError(id.slice(0, 200)).message);
+  const threadNotFound = (reply: FastifyReply, id: string) =>
+    fail(reply, 404, 'thread_not_found', new ThreadNotFoundError(id.slice(0, 200)).message);
 
   app.post('/v1/runs', {
     onRequest: async (request, reply) => {
@@ -190,7 +215,8 @@ export function createRunnerServer(options: RunnerServerOptions): RunnerServer {
     },
     handler: async (request, reply) => {
       const raw = request.body;
-      if (!Buffer.isBuffer(raw) || raw.length === 0) return fail(reply, 400, 'invalid_json', 'request body is empty; expected a JSON object');
+      if (!Buffer.isBuffer(raw) || raw.length === 0)
+        return fail(reply, 400, 'invalid_json', 'request body is empty; expected a JSON object');
       let text: string;
       try {
         text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
@@ -198,7 +224,8 @@ export function createRunnerServer(options: RunnerServerOptions): RunnerServer {
         return fail(reply, 400, 'invalid_utf8', 'request body is not valid UTF-8');
       }
       const deep = jsonNestingExceeds(text, maxDepth);
-      if (deep !== undefined) return fail(reply, 400, 'json_too_deep', `request body nests JSON deeper than ${maxDepth} levels (at character ${deep})`);
+      if (deep !== undefined)
+        return fail(reply, 400, 'json_too_deep', `request body nests JSON deeper than ${maxDepth} levels (at character ${deep})`);
       let value: unknown;
       try {
         value = JSON.parse(text);
@@ -223,7 +250,12 @@ export function createRunnerServer(options: RunnerServerOptions): RunnerServer {
       // W3C Trace Context: an absent, invalid or repeated traceparent starts a new trace (never a
       // 400); an invalid tracestate is dropped whole. The run is a child of this server span, and
       // the answer names it in `traceresponse`.
-      const server = startServerSpan({ headers: request.raw.rawHeaders, name: 'POST /v1/runs', tracer, attributes: { 'http.request.method': 'POST', 'http.route': '/v1/runs' } });
+      const server = startServerSpan({
+        headers: request.raw.rawHeaders,
+        name: 'POST /v1/runs',
+        tracer,
+        attributes: { 'http.request.method': 'POST', 'http.route': '/v1/runs' },
+      });
       void reply.header(TRACERESPONSE_HEADER, server.traceresponse);
       const body = parsed.data;
       /** The answer to an error the runner threw (the same with and without streaming). */
@@ -231,7 +263,8 @@ export function createRunnerServer(options: RunnerServerOptions): RunnerServer {
         const answer = (status: number, code: string, message: string): HttpFailure => ({ status, body: errorBody(code, message) });
         if (err instanceof RunnerError || (err instanceof Error && typeof (err as { code?: unknown }).code === 'string')) {
           const code = (err as RunnerError).code;
-          if (code === 'STORE_THREAD_NOT_FOUND' && body.thread_id !== undefined) return answer(404, 'thread_not_found', new ThreadNotFoundError(body.thread_id.slice(0, 200)).message);
+          if (code === 'STORE_THREAD_NOT_FOUND' && body.thread_id !== undefined)
+            return answer(404, 'thread_not_found', new ThreadNotFoundError(body.thread_id.slice(0, 200)).message);
           const status = statusFor(code);
           if (status < 500 || status === 503 || status === 504) return answer(status, code, err.message);
           request.log.error({ err_name: err.name, err_code: code }, 'run failed');
@@ -272,7 +305,10 @@ export function createRunnerServer(options: RunnerServerOptions): RunnerServer {
         if (result.error) failure = result.error;
         return reply.code(200).send(result);
       } catch (err) {
-        failure = { code: typeof (err as { code?: unknown })?.code === 'string' ? (err as { code: string }).code : 'internal_error', message: (err as Error)?.message ?? String(err) };
+        failure = {
+          code: typeof (err as { code?: unknown })?.code === 'string' ? (err as { code: string }).code : 'internal_error',
+          message: (err as Error)?.message ?? String(err),
+        };
         const answer = describeError(err);
         return reply.code(answer.status).send(answer.body);
       } finally {
@@ -300,7 +336,12 @@ export function createRunnerServer(options: RunnerServerOptions): RunnerServer {
   app.get('/healthz', async () => ({ status: 'ok' }));
 
   app.setNotFoundHandler(async (request, reply) =>
-    fail(reply, 404, 'not_found', `no route for ${request.method} ${request.url.slice(0, 200)}; the service serves POST /v1/runs, POST /v1/runs/:run_id/approvals, GET /v1/threads/:id and GET /healthz`),
+    fail(
+      reply,
+      404,
+      'not_found',
+      `no route for ${request.method} ${request.url.slice(0, 200)}; the service serves POST /v1/runs, POST /v1/runs/:run_id/approvals, GET /v1/threads/:id and GET /healthz`,
+    ),
   );
 
   app.setErrorHandler(async (error: FastifyError, request, reply) => {

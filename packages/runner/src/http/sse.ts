@@ -91,7 +91,11 @@ export async function answerWithEvents(options: AnswerWithEventsOptions): Promis
     const failure = options.describeError(error);
     if (!started && !gone()) {
       const text = JSON.stringify(failure.body);
-      res.writeHead(failure.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...options.headers });
+      res.writeHead(failure.status, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(text),
+        ...options.headers,
+      });
       res.end(text);
     } else {
       await send('error', { status: failure.status, ...failure.body });

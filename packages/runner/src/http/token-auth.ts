@@ -98,7 +98,10 @@ export async function loadTokensFile(file: string): Promise<TokenEntry[]> {
     text = await readFile(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new RunnerHttpConfigError(`${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (error as Error).message}`, { cause: error });
+    throw new RunnerHttpConfigError(
+      `${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (error as Error).message}`,
+      { cause: error },
+    );
   }
   return parseTokensFile(text, file);
 }
@@ -113,7 +116,8 @@ export function createTokenAuthenticator(options: TokenAuthenticatorOptions): Au
     throw new RunnerHttpConfigError('createTokenAuthenticator needs at least one token');
   }
   const entries = options.tokens.map((t) => {
-    if (!Buffer.isBuffer(t.digest) || t.digest.length !== 32) throw new RunnerHttpConfigError('createTokenAuthenticator: every digest must be 32 bytes (sha256)');
+    if (!Buffer.isBuffer(t.digest) || t.digest.length !== 32)
+      throw new RunnerHttpConfigError('createTokenAuthenticator: every digest must be 32 bytes (sha256)');
     return { digest: Buffer.from(t.digest), identity: t.identity };
   });
   return {
@@ -133,4 +137,3 @@ export function createTokenAuthenticator(options: TokenAuthenticatorOptions): Au
     },
   };
 }
-

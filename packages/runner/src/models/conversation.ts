@@ -48,7 +48,8 @@ function enumTargets(schema: unknown): string[] | undefined {
 
 /** Reads the conversation so far and the offered tools from a model request. */
 export function readConversation(request: ModelRequest): ConversationFacts {
-  const items: Item[] = typeof request.input === 'string' ? [{ role: 'user', content: request.input }] : (request.input as unknown as Item[]);
+  const items: Item[] =
+    typeof request.input === 'string' ? [{ role: 'user', content: request.input }] : (request.input as unknown as Item[]);
   let start = 0;
   for (let i = items.length - 1; i >= 0; i--) {
     if ((items[i] as Item).role === 'user') {
@@ -57,7 +58,10 @@ export function readConversation(request: ModelRequest): ConversationFacts {
     }
   }
   const current = items.slice(start);
-  const earlierInputs = items.slice(0, start).filter((i) => i.role === 'user').map((i) => textOf(i.content));
+  const earlierInputs = items
+    .slice(0, start)
+    .filter((i) => i.role === 'user')
+    .map((i) => textOf(i.content));
   const first = current[0];
   const input = first && first.role === 'user' ? textOf(first.content) : '';
   const namesByCallId = new Map<string, string>();
@@ -106,5 +110,17 @@ export function readConversation(request: ModelRequest): ConversationFacts {
     const targets = enumTargets(h.inputJsonSchema);
     if (targets && (!handoffTool || h.toolName === 'system__handoff')) handoffTool = { name: h.toolName, targets };
   }
-  return { input, turn: modelTurns + 1, lastItem, lastText, lastTool, toolOutputs, calledTools, offeredTools, handoffTool, earlierInputs, hasHistory: start > 0 };
+  return {
+    input,
+    turn: modelTurns + 1,
+    lastItem,
+    lastText,
+    lastTool,
+    toolOutputs,
+    calledTools,
+    offeredTools,
+    handoffTool,
+    earlierInputs,
+    hasHistory: start > 0,
+  };
 }

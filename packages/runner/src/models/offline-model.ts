@@ -110,7 +110,11 @@ export class OfflineModel implements Model {
       const target = pattern === undefined ? tool.targets[0] : tool.targets.find((t) => new RegExp(pattern, 'i').test(t));
       if (target === undefined) return undefined;
       scope.target = target;
-      const args = { target_agent_id: target, input: renderString(rule.handoff.input, scope), state: renderValue(rule.handoff.state, scope) };
+      const args = {
+        target_agent_id: target,
+        input: renderString(rule.handoff.input, scope),
+        state: renderValue(rule.handoff.state, scope),
+      };
       return [this.#call(tool.name, args)];
     }
     return [this.#message(`[${OFFLINE_MODEL_LABEL}] ${renderString(rule.message ?? '', scope)}`)];

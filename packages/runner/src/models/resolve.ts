@@ -82,6 +82,8 @@ export async function resolveModelProvider(options: ResolveModelProviderOptions 
     const client = new OpenAI({ apiKey, fetch: tracedFetch(options.fetch ?? globalThis.fetch) });
     return { provider: new OpenAIProvider({ openAIClient: client, useResponses: api === 'responses' }), label: 'openai', api };
   }
-  const provider = options.scenarioFile ? await createOfflineModelProvider({ scenario: options.scenarioFile }) : new OfflineModelProvider(DEFAULT_SCENARIO);
+  const provider = options.scenarioFile
+    ? await createOfflineModelProvider({ scenario: options.scenarioFile })
+    : new OfflineModelProvider(DEFAULT_SCENARIO);
   return { provider, label: OFFLINE_MODEL_LABEL, api: 'offline' };
 }

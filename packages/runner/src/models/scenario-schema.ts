@@ -76,9 +76,7 @@ export const ScenarioConditionSchema = z
   .strict();
 export type ScenarioCondition = z.infer<typeof ScenarioConditionSchema>;
 
-const CallSchema = z
-  .object({ name: z.string().min(1), arguments: z.record(z.string(), TemplatedValue).default({}) })
-  .strict();
+const CallSchema = z.object({ name: z.string().min(1), arguments: z.record(z.string(), TemplatedValue).default({}) }).strict();
 
 const HandoffSchema = z
   .object({

@@ -10,7 +10,10 @@ export function preview(text: string): string {
 
 /** The last non-empty line of stderr, shortened, for a failure message. */
 export function lastLine(text: string, max = 200): string | undefined {
-  const lines = text.split('\n').map((line) => line.trim()).filter((line) => line.length > 0);
+  const lines = text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0);
   const last = lines[lines.length - 1];
   if (last === undefined) return undefined;
   return last.length > max ? `${last.slice(0, max)}…` : last;

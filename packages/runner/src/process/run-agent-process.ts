@@ -1,9 +1,4 @@
-import {
-  AgentProcessInputSchema,
-  AgentProcessOutputSchema,
-  type AgentProcessInput,
-  type AgentProcessOutput,
-} from '@baton/manifest';
+import { AgentProcessInputSchema, AgentProcessOutputSchema, type AgentProcessInput, type AgentProcessOutput } from '@baton/manifest';
 import { spawnJsonProcess } from './spawn-json-process.js';
 import type { SpawnFailureCode, SpawnJsonProcessOptions } from './types.js';
 

@@ -39,11 +39,4 @@ export interface SpawnJsonProcessResult {
 
 /** Why a subprocess invocation failed. */
 export type SpawnFailureCode =
-  | 'TIMEOUT'
-  | 'NON_ZERO_EXIT'
-  | 'SIGNALLED'
-  | 'BAD_JSON'
-  | 'NO_OUTPUT'
-  | 'OUTPUT_TOO_LARGE'
-  | 'SPAWN_FAILED'
-  | 'ABORTED';
+  'TIMEOUT' | 'NON_ZERO_EXIT' | 'SIGNALLED' | 'BAD_JSON' | 'NO_OUTPUT' | 'OUTPUT_TOO_LARGE' | 'SPAWN_FAILED' | 'ABORTED';

@@ -50,13 +50,21 @@ export const AgentDeploymentSchema = z
   .strict()
   .superRefine((value, ctx) => {
     if (value.mode === 'subprocess' && !value.process) {
-      ctx.addIssue({ code: 'custom', path: ['process'], message: 'mode: subprocess needs a `process: { command, args, timeout_ms }` entry' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['process'],
+        message: 'mode: subprocess needs a `process: { command, args, timeout_ms }` entry',
+      });
     }
     if (value.mode === 'in_process' && value.process) {
       ctx.addIssue({ code: 'custom', path: ['process'], message: '`process` is only allowed with mode: subprocess' });
     }
     if (value.mode === 'subprocess' && value.approval_required_tools && value.approval_required_tools.length > 0) {
-      ctx.addIssue({ code: 'custom', path: ['approval_required_tools'], message: 'approval_required_tools needs mode: in_process (a subprocess agent calls its tools itself)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['approval_required_tools'],
+        message: 'approval_required_tools needs mode: in_process (a subprocess agent calls its tools itself)',
+      });
     }
     const seen = new Set<string>();
     value.handoffs.forEach((target, i) => {

@@ -93,14 +93,18 @@ async function loadFromDir(options: LoadRegistryFromDirOptions): Promise<AgentRe
   return createAgentRegistry({ agents, ...(deployment ? { deployment } : {}) });
 }
 
-async function fetchText(url: string, options: LoadRegistryFromUrlsOptions): Promise<{ ok: true; text: string } | { ok: false; message: string }> {
+async function fetchText(
+  url: string,
+  options: LoadRegistryFromUrlsOptions,
+): Promise<{ ok: true; text: string } | { ok: false; message: string }> {
   let parsedUrl: URL;
   try {
     parsedUrl = new URL(url);
   } catch {
     return { ok: false, message: 'not a valid URL' };
   }
-  if (parsedUrl.protocol !== 'http:' && parsedUrl.protocol !== 'https:') return { ok: false, message: `unsupported URL scheme '${parsedUrl.protocol}'` };
+  if (parsedUrl.protocol !== 'http:' && parsedUrl.protocol !== 'https:')
+    return { ok: false, message: `unsupported URL scheme '${parsedUrl.protocol}'` };
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const doFetch = options.fetch ?? globalThis.fetch;
@@ -110,7 +114,8 @@ async function fetchText(url: string, options: LoadRegistryFromUrlsOptions): Pro
     const response = await doFetch(parsedUrl, { signal: controller.signal, redirect: 'error' });
     if (!response.ok) return { ok: false, message: `HTTP ${response.status} fetching manifest` };
     const declared = Number(response.headers.get('content-length') ?? NaN);
-    if (Number.isFinite(declared) && declared > maxBytes) return { ok: false, message: `manifest is ${declared} bytes; the limit is ${maxBytes}` };
+    if (Number.isFinite(declared) && declared > maxBytes)
+      return { ok: false, message: `manifest is ${declared} bytes; the limit is ${maxBytes}` };
     if (!response.body) return { ok: true, text: '' };
     const reader = response.body.getReader();
     const chunks: Uint8Array[] = [];
@@ -162,7 +167,11 @@ async function loadFromUrls(options: LoadRegistryFromUrlsOptions): Promise<Agent
         for (const [agentId, entry] of Object.entries(parsed.value.config.agents)) {
           if (entry.mode === 'subprocess') {
             const pos = parsed.value.locateAgent(agentId, ['mode']);
-            problems.push({ file: options.deploymentUrl, ...pos, message: `agents.${agentId}.mode: subprocess agents cannot be configured from a URL` });
+            problems.push({
+              file: options.deploymentUrl,
+              ...pos,
+              message: `agents.${agentId}.mode: subprocess agents cannot be configured from a URL`,
+            });
           }
         }
       }

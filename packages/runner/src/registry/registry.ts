@@ -28,7 +28,12 @@ export function createAgentRegistry(options: CreateAgentRegistryOptions): AgentR
     const versions = byId.get(manifest.id) ?? [];
     const dup = versions.find((a) => a.manifest.version === manifest.version);
     if (dup) {
-      problems.push({ file: source, line: 1, col: 1, message: `agent ${manifest.id}@${manifest.version} is already defined in ${dup.source}; id+version must be unique` });
+      problems.push({
+        file: source,
+        line: 1,
+        col: 1,
+        message: `agent ${manifest.id}@${manifest.version} is already defined in ${dup.source}; id+version must be unique`,
+      });
       continue;
     }
     // Manifests given here may not have come through the manifest loader: every name is checked
@@ -46,7 +51,11 @@ export function createAgentRegistry(options: CreateAgentRegistryOptions): AgentR
         problems.push({ ...at, message: `tools[${i}].function.name: '${t.function.name}' is reserved for the runner` });
       }
       const first = firstIndex.get(t.function.name);
-      if (first !== undefined) problems.push({ ...at, message: `agent ${manifest.id}: tools[${i}].function.name: '${t.function.name}' is already tools[${first}]; tool names must be unique` });
+      if (first !== undefined)
+        problems.push({
+          ...at,
+          message: `agent ${manifest.id}: tools[${i}].function.name: '${t.function.name}' is already tools[${first}]; tool names must be unique`,
+        });
       else firstIndex.set(t.function.name, i);
     }
     versions.push({
@@ -70,13 +79,21 @@ export function createAgentRegistry(options: CreateAgentRegistryOptions): AgentR
         const pos = deployment.locateAgent(agentId, ['system_tools', i]);
         const problem = systemToolNameProblem(name);
         if (problem) problems.push({ file: deployment.file, ...pos, message: `agents.${agentId}.system_tools[${i}]: ${problem}` });
-        else if (manifestTools.has(name)) problems.push({ file: deployment.file, ...pos, message: `agents.${agentId}.system_tools[${i}]: '${name}' is also a tool in the agent's manifest; a system tool may not replace it` });
-        else if (entry.system_tools.indexOf(name) !== i) problems.push({ file: deployment.file, ...pos, message: `agents.${agentId}.system_tools[${i}]: '${name}' is listed twice` });
+        else if (manifestTools.has(name))
+          problems.push({
+            file: deployment.file,
+            ...pos,
+            message: `agents.${agentId}.system_tools[${i}]: '${name}' is also a tool in the agent's manifest; a system tool may not replace it`,
+          });
+        else if (entry.system_tools.indexOf(name) !== i)
+          problems.push({ file: deployment.file, ...pos, message: `agents.${agentId}.system_tools[${i}]: '${name}' is listed twice` });
       });
       entry.handoffs.forEach((target, i) => {
         const pos = deployment.locateAgent(agentId, ['handoffs', i]);
-        if (target === agentId) problems.push({ file: deployment.file, ...pos, message: `agents.${agentId}.handoffs[${i}]: an agent cannot hand off to itself` });
-        else if (!byId.has(target)) problems.push({ file: deployment.file, ...pos, message: `agents.${agentId}.handoffs[${i}]: unknown handoff target '${target}'` });
+        if (target === agentId)
+          problems.push({ file: deployment.file, ...pos, message: `agents.${agentId}.handoffs[${i}]: an agent cannot hand off to itself` });
+        else if (!byId.has(target))
+          problems.push({ file: deployment.file, ...pos, message: `agents.${agentId}.handoffs[${i}]: unknown handoff target '${target}'` });
       });
     }
   }

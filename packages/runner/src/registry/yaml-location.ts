@@ -27,7 +27,10 @@ export function locate(located: LocatedYaml, path: ReadonlyArray<PropertyKey>, k
   let best: unknown = node;
   for (const segment of path) {
     if (!isNode(node) && !isPair(node)) break;
-    const next = isMap(node) || (isNode(node) && 'items' in node) ? (node as { get(k: unknown, keep: boolean): unknown }).get(typeof segment === 'symbol' ? String(segment) : segment, true) : undefined;
+    const next =
+      isMap(node) || (isNode(node) && 'items' in node)
+        ? (node as { get(k: unknown, keep: boolean): unknown }).get(typeof segment === 'symbol' ? String(segment) : segment, true)
+        : undefined;
     if (next === undefined || next === null) break;
     node = next;
     best = next;

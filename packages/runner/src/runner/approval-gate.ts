@@ -23,8 +23,12 @@ export interface ResumePlan {
   suspended?: SuspendedRun;
 }
 
-const expiredError = (expiresAt: string) => ({ code: 'APPROVAL_EXPIRED', message: `the run waited for approval until ${expiresAt}; nobody decided in time` });
-const takenByOther = (runId: string) => new ApprovalConflictError(`run ${JSON.stringify(runId)} is no longer waiting for approval: another request decided it first`);
+const expiredError = (expiresAt: string) => ({
+  code: 'APPROVAL_EXPIRED',
+  message: `the run waited for approval until ${expiresAt}; nobody decided in time`,
+});
+const takenByOther = (runId: string) =>
+  new ApprovalConflictError(`run ${JSON.stringify(runId)} is no longer waiting for approval: another request decided it first`);
 
 export class ApprovalGate {
   constructor(private readonly options: { store: ThreadStore; clock: () => Date }) {}
@@ -40,7 +44,8 @@ export class ApprovalGate {
   async prepare(request: SubmitApprovalsRequest): Promise<{ record: RunRecord; plan: ResumePlan }> {
     if (!request || typeof request !== 'object') throw new ApprovalDecisionError('submitApprovals(request): request object is required');
     const { runId } = request;
-    if (typeof runId !== 'string' || runId.length === 0 || runId.length > 200) throw new ApprovalDecisionError('submitApprovals(request): runId must be a run id (1-200 characters)');
+    if (typeof runId !== 'string' || runId.length === 0 || runId.length > 200)
+      throw new ApprovalDecisionError('submitApprovals(request): runId must be a run id (1-200 characters)');
     const store = approvalStore(this.options.store);
     if (!store) throw new ApprovalsUnsupportedError('this thread store cannot keep paused runs, so there is nothing to approve');
     const record = await store.getRun(runId);
@@ -49,8 +54,11 @@ export class ApprovalGate {
     if (!record || !thread || thread.tenant !== request.auth?.tenant) throw new ApprovalRunNotFoundError(runId);
     const suspended = await store.getSuspendedRun(runId);
     if (!suspended) {
-      if (record.status === 'expired' && record.error?.code === 'APPROVAL_EXPIRED') throw new ApprovalExpiredError(runId, /until (\S+);/.exec(record.error.message)?.[1] ?? 'its expiry');
-      throw new ApprovalConflictError(`run ${JSON.stringify(runId)} is ${record.status}; it is not waiting for approval (already decided?)`);
+      if (record.status === 'expired' && record.error?.code === 'APPROVAL_EXPIRED')
+        throw new ApprovalExpiredError(runId, /until (\S+);/.exec(record.error.message)?.[1] ?? 'its expiry');
+      throw new ApprovalConflictError(
+        `run ${JSON.stringify(runId)} is ${record.status}; it is not waiting for approval (already decided?)`,
+      );
     }
     const decisions = checkDecisions(request.decisions, suspended.approvals);
     if (this.isExpired(suspended)) {
@@ -65,7 +73,12 @@ export class ApprovalGate {
     const taken = await approvalStore(this.options.store)?.takeSuspendedRun(suspended.runId);
     if (!taken) return false;
     await this.options.store.updateRun(suspended.runId, { status: 'expired', error: expiredError(suspended.expiresAt) });
-    await this.options.store.appendAudit({ threadId: suspended.threadId, runId: suspended.runId, kind: 'approval_expired', data: { expires_at: suspended.expiresAt, approvals: suspended.approvals.map((a) => a.id) } });
+    await this.options.store.appendAudit({
+      threadId: suspended.threadId,
+      runId: suspended.runId,
+      kind: 'approval_expired',
+      data: { expires_at: suspended.expiresAt, approvals: suspended.approvals.map((a) => a.id) },
+    });
     return true;
   }
 
@@ -84,7 +97,9 @@ export class ApprovalGate {
     } catch (error) {
       const { createdAt: _created, ...again } = taken;
       await store.saveSuspendedRun(again);
-      throw error instanceof ApprovalDecisionError ? new ApprovalConflictError(`run ${JSON.stringify(plan.runId)} changed while deciding: ${error.message}`) : error;
+      throw error instanceof ApprovalDecisionError
+        ? new ApprovalConflictError(`run ${JSON.stringify(plan.runId)} changed while deciding: ${error.message}`)
+        : error;
     }
     return taken;
   }

@@ -12,7 +12,8 @@ export const MAX_APPROVAL_REASON_CHARS = 1000;
 /** Default time a paused run waits for a decision: one day. */
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 86_400_000;
 /** What the model is told when a call is rejected without a reason. */
-export const DEFAULT_REJECTION = 'A human reviewer rejected this tool call; it was not executed. Do not retry it; tell the user it was not approved.';
+export const DEFAULT_REJECTION =
+  'A human reviewer rejected this tool call; it was not executed. Do not retry it; tell the user it was not approved.';
 
 /** What an {@link ApprovalPolicy} is asked about one tool call. */
 export interface ApprovalPolicyRequest {
@@ -83,7 +84,10 @@ export class ApprovalExpiredError extends ApprovalError {
 /** Caller error (409): a new run was asked on a thread whose run waits for approval. */
 export class ThreadAwaitingApprovalError extends ApprovalError {
   constructor(threadId: string, runId: string) {
-    super('RUN_REQUIRES_ACTION', `thread ${JSON.stringify(threadId)} has run ${JSON.stringify(runId)} waiting for approval; decide it (POST /v1/runs/${runId}/approvals) before starting another run`);
+    super(
+      'RUN_REQUIRES_ACTION',
+      `thread ${JSON.stringify(threadId)} has run ${JSON.stringify(runId)} waiting for approval; decide it (POST /v1/runs/${runId}/approvals) before starting another run`,
+    );
     this.name = 'ThreadAwaitingApprovalError';
   }
 }
@@ -100,7 +104,15 @@ export class ApprovalsUnsupportedError extends RunnerError {
 export const APPROVAL_STATE_INVALID = 'APPROVAL_STATE_INVALID';
 
 const describe = (value: unknown): string =>
-  typeof value === 'string' ? (value.length > 40 ? `a string of ${value.length} characters` : JSON.stringify(value)) : Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value;
+  typeof value === 'string'
+    ? value.length > 40
+      ? `a string of ${value.length} characters`
+      : JSON.stringify(value)
+    : Array.isArray(value)
+      ? 'an array'
+      : value === null
+        ? 'null'
+        : typeof value;
 
 /**
  * Checks decisions strictly against a run's pending approvals: an array with exactly one decision
@@ -108,7 +120,8 @@ const describe = (value: unknown): string =>
  * offending entry (`decisions[i]`).
  */
 export function checkDecisions(decisions: unknown, pending: readonly PendingApproval[]): ApprovalDecision[] {
-  if (!Array.isArray(decisions)) throw new ApprovalDecisionError(`decisions must be an array of { id, approve, reason? }, got ${describe(decisions)}`);
+  if (!Array.isArray(decisions))
+    throw new ApprovalDecisionError(`decisions must be an array of { id, approve, reason? }, got ${describe(decisions)}`);
   if (decisions.length === 0) throw new ApprovalDecisionError('decisions must not be empty');
   if (decisions.length > pending.length) {
     throw new ApprovalDecisionError(`decisions has ${decisions.length} entries but the run waits for ${pending.length} approval(s)`);
@@ -119,22 +132,31 @@ export function checkDecisions(decisions: unknown, pending: readonly PendingAppr
     const where = `decisions[${i}]`;
     if (!isPlainObject(d)) throw new ApprovalDecisionError(`${where} must be an object { id, approve, reason? }, got ${describe(d)}`);
     const extra = Object.keys(d).filter((k) => k !== 'id' && k !== 'approve' && k !== 'reason');
-    if (extra.length > 0) throw new ApprovalDecisionError(`${where} has unknown field ${JSON.stringify(extra[0]!.slice(0, 50))}; allowed: id, approve, reason`);
-    if (typeof d.id !== 'string' || d.id.length === 0 || d.id.length > 200) throw new ApprovalDecisionError(`${where}.id must be a pending approval id, got ${describe(d.id)}`);
-    if (!known.has(d.id)) throw new ApprovalDecisionError(`${where}.id ${JSON.stringify(d.id)} is not a pending approval of this run (pending: ${[...known.keys()].join(', ')})`);
+    if (extra.length > 0)
+      throw new ApprovalDecisionError(`${where} has unknown field ${JSON.stringify(extra[0]!.slice(0, 50))}; allowed: id, approve, reason`);
+    if (typeof d.id !== 'string' || d.id.length === 0 || d.id.length > 200)
+      throw new ApprovalDecisionError(`${where}.id must be a pending approval id, got ${describe(d.id)}`);
+    if (!known.has(d.id))
+      throw new ApprovalDecisionError(
+        `${where}.id ${JSON.stringify(d.id)} is not a pending approval of this run (pending: ${[...known.keys()].join(', ')})`,
+      );
     if (seen.has(d.id)) throw new ApprovalDecisionError(`${where}.id ${JSON.stringify(d.id)} is decided twice`);
     seen.add(d.id);
-    if (typeof d.approve !== 'boolean') throw new ApprovalDecisionError(`${where}.approve must be true or false, got ${describe(d.approve)}`);
+    if (typeof d.approve !== 'boolean')
+      throw new ApprovalDecisionError(`${where}.approve must be true or false, got ${describe(d.approve)}`);
     if (d.reason !== undefined) {
       if (typeof d.reason !== 'string' || d.reason.trim().length === 0 || d.reason.length > MAX_APPROVAL_REASON_CHARS) {
-        throw new ApprovalDecisionError(`${where}.reason must be a non-blank string of at most ${MAX_APPROVAL_REASON_CHARS} characters, got ${describe(d.reason)}`);
+        throw new ApprovalDecisionError(
+          `${where}.reason must be a non-blank string of at most ${MAX_APPROVAL_REASON_CHARS} characters, got ${describe(d.reason)}`,
+        );
       }
       if (d.approve) throw new ApprovalDecisionError(`${where}.reason is only for a rejection (approve: false)`);
     }
     return d.reason === undefined ? { id: d.id, approve: d.approve } : { id: d.id, approve: d.approve, reason: d.reason };
   });
   const missing = pending.filter((p) => !seen.has(p.id)).map((p) => p.id);
-  if (missing.length > 0) throw new ApprovalDecisionError(`decisions leave ${missing.join(', ')} undecided; decide every pending approval in one request`);
+  if (missing.length > 0)
+    throw new ApprovalDecisionError(`decisions leave ${missing.join(', ')} undecided; decide every pending approval in one request`);
   return out;
 }
 
@@ -157,19 +179,24 @@ export class StateSeal {
   seal(runId: string, state: string): string {
     const sealed = `v1.${this.mac(runId, state)}.${state}`;
     if (sealed.length > MAX_SUSPENDED_STATE_CHARS) {
-      throw new RunnerError('APPROVAL_STATE_TOO_LARGE', `the paused run's state is ${sealed.length} characters, more than the ${MAX_SUSPENDED_STATE_CHARS} a store keeps`);
+      throw new RunnerError(
+        'APPROVAL_STATE_TOO_LARGE',
+        `the paused run's state is ${sealed.length} characters, more than the ${MAX_SUSPENDED_STATE_CHARS} a store keeps`,
+      );
     }
     return sealed;
   }
 
   /** The state, or a reason it is refused (never throws). */
   open(runId: string, sealed: unknown): { ok: true; state: string } | { ok: false; reason: string } {
-    if (typeof sealed !== 'string' || sealed.length > MAX_SUSPENDED_STATE_CHARS) return { ok: false, reason: 'the stored state is missing or larger than allowed' };
+    if (typeof sealed !== 'string' || sealed.length > MAX_SUSPENDED_STATE_CHARS)
+      return { ok: false, reason: 'the stored state is missing or larger than allowed' };
     const m = /^v1\.([0-9a-f]{64})\./.exec(sealed);
     if (!m) return { ok: false, reason: 'the stored state has no valid seal' };
     const state = sealed.slice(m[0].length);
     const expected = Buffer.from(this.mac(runId, state), 'hex');
-    if (!timingSafeEqual(expected, Buffer.from(m[1]!, 'hex'))) return { ok: false, reason: 'the stored state does not match its seal (edited, or sealed with another secret)' };
+    if (!timingSafeEqual(expected, Buffer.from(m[1]!, 'hex')))
+      return { ok: false, reason: 'the stored state does not match its seal (edited, or sealed with another secret)' };
     return { ok: true, state };
   }
 }
@@ -185,6 +212,12 @@ export function requiredActionOf(suspended: Pick<SuspendedRun, 'runId' | 'expire
     type: 'submit_approvals',
     run_id: suspended.runId,
     expires_at: suspended.expiresAt,
-    approvals: suspended.approvals.map((a) => ({ id: a.id, agent_id: a.agentId, tool_name: a.toolName, arguments: a.arguments, call_id: a.callId })),
+    approvals: suspended.approvals.map((a) => ({
+      id: a.id,
+      agent_id: a.agentId,
+      tool_name: a.toolName,
+      arguments: a.arguments,
+      call_id: a.callId,
+    })),
   };
 }

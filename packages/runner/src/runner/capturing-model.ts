@@ -53,7 +53,8 @@ export class CapturingModel implements Model {
       const call = runWithTraceContext(scope.context, () => this.options.base.getResponse(request));
       const failure = this.gateFailure();
       const response = failure ? await Promise.race([call, failure]) : await call;
-      if (this.options.inputGate && !(await this.options.inputGate)) throw this.options.blockedError?.() ?? new Error('input blocked by guardrail');
+      if (this.options.inputGate && !(await this.options.inputGate))
+        throw this.options.blockedError?.() ?? new Error('input blocked by guardrail');
       if (response.responseId) scope.span.setAttribute('gen_ai.response.id', response.responseId);
       endSpan(scope.span);
       return response;
@@ -70,7 +71,8 @@ export class CapturingModel implements Model {
     let done = false;
     try {
       await this.options.onRequest(request);
-      if (this.options.inputGate && !(await this.options.inputGate)) throw this.options.blockedError?.() ?? new Error('input blocked by guardrail');
+      if (this.options.inputGate && !(await this.options.inputGate))
+        throw this.options.blockedError?.() ?? new Error('input blocked by guardrail');
       // Each step runs in the chat span's context, so the request the stream opens carries it.
       iterator = runWithTraceContext(scope.context, () => this.options.base.getStreamedResponse(request)[Symbol.asyncIterator]());
       for (;;) {

@@ -155,9 +155,15 @@ async function runSteps(ctx: RunnerContext, options: ChainOptions, progress: Cha
       if (handedOff) events.emit({ type: 'handoff', thread_id: threadId, ...handedOff, to_agent_id: agent.manifest.id });
       throw error;
     }
-    if (handedOff) events.emit({ type: 'handoff', thread_id: threadId, ...handedOff, to_agent_id: agent.manifest.id, to_run_id: record.id });
+    if (handedOff)
+      events.emit({ type: 'handoff', thread_id: threadId, ...handedOff, to_agent_id: agent.manifest.id, to_run_id: record.id });
     events.emit({ type: 'run_start', thread_id: threadId, run_id: record.id, agent_id: agent.manifest.id });
-    const summary: RunSummary = { run_id: record.id, agent_id: agent.manifest.id, agent_version: agent.manifest.version, status: 'in_progress' };
+    const summary: RunSummary = {
+      run_id: record.id,
+      agent_id: agent.manifest.id,
+      agent_version: agent.manifest.version,
+      status: 'in_progress',
+    };
     runs.push(summary);
     const scope = ctx.tracing.start('baton.agent_run', rootContext, {
       'gen_ai.operation.name': 'invoke_agent',
@@ -223,7 +229,15 @@ async function runSteps(ctx: RunnerContext, options: ChainOptions, progress: Cha
       const expiresAt = new Date(ctx.clock().getTime() + ctx.limits.approvalTimeoutMs).toISOString();
       let suspended: SuspendedRun;
       try {
-        suspended = await suspendAgentRun({ store: ctx.store, seal: ctx.seal, call, run, state: outcome.state, calls: outcome.calls, expiresAt });
+        suspended = await suspendAgentRun({
+          store: ctx.store,
+          seal: ctx.seal,
+          call,
+          run,
+          state: outcome.state,
+          calls: outcome.calls,
+          expiresAt,
+        });
       } catch (error) {
         // Not kept means not resumable: the run ends here and the waiting calls never run.
         const info = toErrorInfo(error, 'APPROVAL_SUSPEND_FAILED');
@@ -269,7 +283,16 @@ async function runSteps(ctx: RunnerContext, options: ChainOptions, progress: Cha
 }
 
 /** One agent run's answer release: every check through the runner's checker, text as `text_delta` events. */
-function responseRelease(ctx: RunnerContext, guard: GuardrailCheckerOptions, events: RunnerEventSink, agentId: string, threadId: string, runId: string, parent: Context, signal: AbortSignal): ResponseRelease {
+function responseRelease(
+  ctx: RunnerContext,
+  guard: GuardrailCheckerOptions,
+  events: RunnerEventSink,
+  agentId: string,
+  threadId: string,
+  runId: string,
+  parent: Context,
+  signal: AbortSignal,
+): ResponseRelease {
   return new ResponseRelease({
     check: (text) => checkGuardrail(guard, { actionType: 'AGENT_RESPONSE', payload: text, agentId, threadId, runId, parent, signal }),
     emit: async (text) => {
@@ -285,9 +308,15 @@ function responseRelease(ctx: RunnerContext, guard: GuardrailCheckerOptions, eve
   });
 }
 
-
 function emitDecision(events: RunnerEventSink, d: RecordedDecision, runId: string | null): void {
-  events.emit({ type: 'guardrail_decision', run_id: runId, agent_id: d.agent_id, action_type: d.action_type, decision: d.decision, reason_code: d.reason_code });
+  events.emit({
+    type: 'guardrail_decision',
+    run_id: runId,
+    agent_id: d.agent_id,
+    action_type: d.action_type,
+    decision: d.decision,
+    reason_code: d.reason_code,
+  });
 }
 
 /** Resolves with `promise`, or rejects as soon as `signal` aborts (a tool that ignores aborts cannot hold a run open). */

@@ -135,7 +135,10 @@ export function createEventSink(listeners: ReadonlyArray<RunnerEventListener | u
   const active = listeners.filter((l): l is RunnerEventListener => typeof l === 'function');
   const pending = new Set<Promise<unknown>>();
   const report = (event: RunnerEvent, error: unknown) =>
-    logger.warn('a runner event listener failed; the run goes on', { event: event.type, error: error instanceof Error ? error.message : String(error) });
+    logger.warn('a runner event listener failed; the run goes on', {
+      event: event.type,
+      error: error instanceof Error ? error.message : String(error),
+    });
   return {
     active: active.length > 0,
     emit(event) {

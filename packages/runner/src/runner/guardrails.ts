@@ -55,7 +55,10 @@ export interface GuardrailCheckerOptions {
  * once: in the call's decision list, as an audit record and on its own span, whose ids are the
  * request's trace ids.
  */
-export async function checkGuardrail<A extends ActionType>(options: GuardrailCheckerOptions, check: GuardrailCheck<A>): Promise<GuardrailOutcome<PayloadOf<A>>> {
+export async function checkGuardrail<A extends ActionType>(
+  options: GuardrailCheckerOptions,
+  check: GuardrailCheck<A>,
+): Promise<GuardrailOutcome<PayloadOf<A>>> {
   const scope = options.tracing.start(`baton.guardrail ${check.actionType}`, check.parent, {
     'baton.guardrail.action_type': check.actionType,
     'baton.agent.id': check.agentId,
@@ -73,11 +76,20 @@ export async function checkGuardrail<A extends ActionType>(options: GuardrailChe
     signal: check.signal,
   });
 
-  const recorded: RecordedDecision = { action_type: check.actionType, decision: result.decision, reason_code: result.reasonCode, agent_id: check.agentId };
+  const recorded: RecordedDecision = {
+    action_type: check.actionType,
+    decision: result.decision,
+    reason_code: result.reasonCode,
+    agent_id: check.agentId,
+  };
   if (result.findings && result.findings.length > 0) recorded.findings = result.findings;
   options.decisions.push(recorded);
   options.onDecision?.(recorded, check.runId);
-  scope.span.setAttributes({ 'baton.guardrail.decision': result.decision, 'baton.guardrail.reason_code': result.reasonCode, 'baton.guardrail.action_id': result.actionId });
+  scope.span.setAttributes({
+    'baton.guardrail.decision': result.decision,
+    'baton.guardrail.reason_code': result.reasonCode,
+    'baton.guardrail.action_id': result.actionId,
+  });
   await (options.writes ?? options.store)
     .appendAudit({
       threadId: check.threadId,
@@ -98,7 +110,12 @@ export async function checkGuardrail<A extends ActionType>(options: GuardrailChe
     })
     .catch(() => undefined);
   endSpan(scope.span);
-  const outcome: GuardrailOutcome<PayloadOf<A>> = { decision: result.decision, reasonCode: result.reasonCode, reasonMessage: result.reasonMessage, payload: result.payload };
+  const outcome: GuardrailOutcome<PayloadOf<A>> = {
+    decision: result.decision,
+    reasonCode: result.reasonCode,
+    reasonMessage: result.reasonMessage,
+    payload: result.payload,
+  };
   if (result.findings) outcome.findings = result.findings;
   return outcome;
 }

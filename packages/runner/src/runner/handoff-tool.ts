@@ -16,8 +16,7 @@ export function handoffParameters(targets: readonly string[]): JsonObject {
   };
 }
 
-export const HANDOFF_DESCRIPTION =
-  'Hand the conversation over to another agent. Ends your turn: you will not see this call\'s result.';
+export const HANDOFF_DESCRIPTION = "Hand the conversation over to another agent. Ends your turn: you will not see this call's result.";
 
 export type ParsedHandoff = { ok: true; value: HandoffPayload } | { ok: false; message: string };
 

@@ -50,18 +50,45 @@ export async function runHandoff(ctx: RunnerContext, step: HandoffStep): Promise
       threadId: call.threadId,
       runId: run.runId,
       kind: 'handoff',
-      data: { protocol: HANDOFF_PROTOCOL_NAME, source_agent_id: source.manifest.id, status, trace_id: scope.ids.traceId, span_id: scope.ids.spanId, ...data },
+      data: {
+        protocol: HANDOFF_PROTOCOL_NAME,
+        source_agent_id: source.manifest.id,
+        status,
+        trace_id: scope.ids.traceId,
+        span_id: scope.ids.spanId,
+        ...data,
+      },
     });
   };
   for (const ignored of outcome.ignored) {
     await call.writes.appendItems(call.threadId, run.runId, [
-      { type: 'handoff', protocol: HANDOFF_PROTOCOL_NAME, call_id: ignored.callId, target_agent_id: ignored.payload.target_agent_id, status: 'ignored' },
+      {
+        type: 'handoff',
+        protocol: HANDOFF_PROTOCOL_NAME,
+        call_id: ignored.callId,
+        target_agent_id: ignored.payload.target_agent_id,
+        status: 'ignored',
+      },
     ]);
-    await audit('ignored', { call_id: ignored.callId, target_agent_id: ignored.payload.target_agent_id, reason: 'only the first handoff of a turn is honoured' });
+    await audit('ignored', {
+      call_id: ignored.callId,
+      target_agent_id: ignored.payload.target_agent_id,
+      reason: 'only the first handoff of a turn is honoured',
+    });
   }
-  const reject = async (error: { code: string; message: string }, target: string): Promise<{ ok: false; error: { code: string; message: string } }> => {
+  const reject = async (
+    error: { code: string; message: string },
+    target: string,
+  ): Promise<{ ok: false; error: { code: string; message: string } }> => {
     await call.writes.appendItems(call.threadId, run.runId, [
-      { type: 'handoff', protocol: HANDOFF_PROTOCOL_NAME, call_id: outcome.callId, target_agent_id: target, status: 'rejected', error: error.code },
+      {
+        type: 'handoff',
+        protocol: HANDOFF_PROTOCOL_NAME,
+        call_id: outcome.callId,
+        target_agent_id: target,
+        status: 'rejected',
+        error: error.code,
+      },
     ]);
     await audit('rejected', { call_id: outcome.callId, target_agent_id: target, error_code: error.code });
     endSpan(scope.span, error);
@@ -69,7 +96,9 @@ export async function runHandoff(ctx: RunnerContext, step: HandoffStep): Promise
   };
   const limitCheck = (target: string): { code: string; message: string } | undefined => {
     if (!source.deployment.handoffs.includes(target)) {
-      const e = new HandoffRejectedError(`${source.manifest.id} may not hand off to ${target} (not in its baton.yml handoffs)`, { code: 'HANDOFF_TARGET_NOT_ALLOWED' });
+      const e = new HandoffRejectedError(`${source.manifest.id} may not hand off to ${target} (not in its baton.yml handoffs)`, {
+        code: 'HANDOFF_TARGET_NOT_ALLOWED',
+      });
       return { code: e.code, message: e.message };
     }
     if (chain.includes(target)) {
@@ -98,7 +127,10 @@ export async function runHandoff(ctx: RunnerContext, step: HandoffStep): Promise
     detail: { 'baton.handoff.target': payload.target_agent_id },
   });
   if (check.decision === 'BLOCK') {
-    const e = new HandoffRejectedError(`handoff ${source.manifest.id} → ${payload.target_agent_id} blocked by guardrail (${check.reasonCode}): ${check.reasonMessage}`, { code: 'HANDOFF_BLOCKED' });
+    const e = new HandoffRejectedError(
+      `handoff ${source.manifest.id} → ${payload.target_agent_id} blocked by guardrail (${check.reasonCode}): ${check.reasonMessage}`,
+      { code: 'HANDOFF_BLOCKED' },
+    );
     return reject({ code: e.code, message: e.message }, payload.target_agent_id);
   }
   if (check.decision === 'MODIFY') {
@@ -107,7 +139,11 @@ export async function runHandoff(ctx: RunnerContext, step: HandoffStep): Promise
     if (again) return reject(again, payload.target_agent_id);
   }
   const target = ctx.registry.get(payload.target_agent_id);
-  if (!target) return reject({ code: 'AGENT_NOT_FOUND', message: `handoff target ${payload.target_agent_id} is not registered` }, payload.target_agent_id);
+  if (!target)
+    return reject(
+      { code: 'AGENT_NOT_FOUND', message: `handoff target ${payload.target_agent_id} is not registered` },
+      payload.target_agent_id,
+    );
 
   let prepared: PreparedHandoff | undefined;
   let input = payload.input;
@@ -117,7 +153,11 @@ export async function runHandoff(ctx: RunnerContext, step: HandoffStep): Promise
   } else {
     // The gate may read the store: everything so far is committed first.
     await call.writes.flush();
-    const threadState = await ctx.store.mergeState(call.threadId, payload.state, mergeKey !== undefined ? { idempotencyKey: mergeKey } : undefined);
+    const threadState = await ctx.store.mergeState(
+      call.threadId,
+      payload.state,
+      mergeKey !== undefined ? { idempotencyKey: mergeKey } : undefined,
+    );
     // What crosses is the gate's, so the gate checks it through the runner's checker (once,
     // recorded here); a gate that does not is checked by the runner on what it returns.
     let crossingChecked = false;
@@ -125,8 +165,17 @@ export async function runHandoff(ctx: RunnerContext, step: HandoffStep): Promise
       crossingChecked = true;
       // A gate's bug must not reach the guardrail as a payload it cannot judge (nor fail open on it).
       if (!HandoffPayloadSchema.safeParse(crossing).success) {
-        call.guard.decisions.push({ action_type: 'AGENT_HANDOFF', decision: 'BLOCK', reason_code: 'HANDOFF_CROSSING_INVALID', agent_id: source.manifest.id });
-        return { decision: 'BLOCK', reasonCode: 'HANDOFF_CROSSING_INVALID', reasonMessage: 'the handoff gate asked to check something that is not a handoff payload' };
+        call.guard.decisions.push({
+          action_type: 'AGENT_HANDOFF',
+          decision: 'BLOCK',
+          reason_code: 'HANDOFF_CROSSING_INVALID',
+          agent_id: source.manifest.id,
+        });
+        return {
+          decision: 'BLOCK',
+          reasonCode: 'HANDOFF_CROSSING_INVALID',
+          reasonMessage: 'the handoff gate asked to check something that is not a handoff payload',
+        };
       }
       const c = await checkGuardrail(call.guard, {
         actionType: 'AGENT_HANDOFF',
@@ -158,12 +207,18 @@ export async function runHandoff(ctx: RunnerContext, step: HandoffStep): Promise
       input = prepared.input;
     } catch (error) {
       const info = toErrorInfo(error, 'HANDOFF_GATE_FAILED');
-      return reject({ code: info.code, message: `handoff gate refused ${source.manifest.id} → ${target.manifest.id}: ${info.message}` }, target.manifest.id);
+      return reject(
+        { code: info.code, message: `handoff gate refused ${source.manifest.id} → ${target.manifest.id}: ${info.message}` },
+        target.manifest.id,
+      );
     }
     if (!crossingChecked && (prepared.input !== payload.input || prepared.state !== undefined)) {
       const crossing = await checkHandoff({ target_agent_id: target.manifest.id, input: prepared.input, state: prepared.state ?? {} });
       if (crossing.decision !== 'ALLOW') {
-        const e = new HandoffRejectedError(`handoff ${source.manifest.id} → ${target.manifest.id} blocked by guardrail on what crosses (${crossing.reasonCode}): ${crossing.reasonMessage}`, { code: 'HANDOFF_BLOCKED' });
+        const e = new HandoffRejectedError(
+          `handoff ${source.manifest.id} → ${target.manifest.id} blocked by guardrail on what crosses (${crossing.reasonCode}): ${crossing.reasonMessage}`,
+          { code: 'HANDOFF_BLOCKED' },
+        );
         return reject({ code: e.code, message: e.message }, target.manifest.id);
       }
     }

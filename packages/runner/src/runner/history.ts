@@ -92,14 +92,26 @@ export async function loadAgentHistory(options: LoadHistoryOptions): Promise<Age
 async function summarise(options: LoadHistoryOptions, dropped: HistoryTurn[]): Promise<string | undefined> {
   let value: unknown;
   try {
-    value = await options.summarize?.({ threadId: options.threadId, agentId: options.agentId, runId: options.runId, dropped, signal: options.signal });
+    value = await options.summarize?.({
+      threadId: options.threadId,
+      agentId: options.agentId,
+      runId: options.runId,
+      dropped,
+      signal: options.signal,
+    });
   } catch (error) {
-    throw new HistorySummaryError(`history summariser failed for agent ${options.agentId}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new HistorySummaryError(
+      `history summariser failed for agent ${options.agentId}: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   }
   if (value === null || value === undefined || value === '') return undefined;
-  if (typeof value !== 'string') throw new HistorySummaryError(`history summariser for agent ${options.agentId} returned ${typeof value}, not a string`);
+  if (typeof value !== 'string')
+    throw new HistorySummaryError(`history summariser for agent ${options.agentId} returned ${typeof value}, not a string`);
   if (value.length > MAX_SUMMARY_CHARS) {
-    throw new HistorySummaryError(`history summariser for agent ${options.agentId} returned ${value.length} characters (at most ${MAX_SUMMARY_CHARS})`);
+    throw new HistorySummaryError(
+      `history summariser for agent ${options.agentId} returned ${value.length} characters (at most ${MAX_SUMMARY_CHARS})`,
+    );
   }
   return value;
 }
@@ -110,7 +122,11 @@ export function approximateTokens(items: readonly AgentInputItem[]): number {
 }
 
 /** Keeps the newest whole turns that fit both limits; a turn is never split (pairs stay whole). */
-function applyWindow(turns: HistoryTurn[], maxTurns: number, maxTokens: number | undefined): { kept: HistoryTurn[]; dropped: HistoryTurn[] } {
+function applyWindow(
+  turns: HistoryTurn[],
+  maxTurns: number,
+  maxTokens: number | undefined,
+): { kept: HistoryTurn[]; dropped: HistoryTurn[] } {
   let start = Math.max(0, turns.length - maxTurns);
   if (maxTokens !== undefined) {
     let used = 0;
@@ -170,9 +186,21 @@ function toInputItems(stored: Stored[]): AgentInputItem[] {
     } else if (s.type === 'message' && s.role === 'assistant') {
       out.push({ role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: text(s.content) }] });
     } else if (s.type === 'function_call' && typeof s.call_id === 'string' && outputs.has(s.call_id)) {
-      out.push({ type: 'function_call', callId: s.call_id, name: toWireName(String(s.name)), status: 'completed', arguments: text(s.arguments) });
+      out.push({
+        type: 'function_call',
+        callId: s.call_id,
+        name: toWireName(String(s.name)),
+        status: 'completed',
+        arguments: text(s.arguments),
+      });
     } else if (s.type === 'function_call_output' && typeof s.call_id === 'string' && calls.has(s.call_id)) {
-      out.push({ type: 'function_call_result', callId: s.call_id, name: toWireName(String(s.name)), status: 'completed', output: text(s.output) });
+      out.push({
+        type: 'function_call_result',
+        callId: s.call_id,
+        name: toWireName(String(s.name)),
+        status: 'completed',
+        output: text(s.output),
+      });
     } else if (s.type === 'handoff' && s.protocol === HANDOFF_PROTOCOL_NAME && typeof s.call_id === 'string') {
       out.push(...handoffPair(s, s.call_id));
     }
@@ -198,7 +226,13 @@ function handoffPair(s: Stored, callId: string): AgentInputItem[] {
       outcome = 'Error: the handoff arguments were invalid; no handoff happened.';
   }
   return [
-    { type: 'function_call', callId, name: HANDOFF_WIRE_NAME, status: 'completed', arguments: JSON.stringify(target ? { target_agent_id: target } : {}) },
+    {
+      type: 'function_call',
+      callId,
+      name: HANDOFF_WIRE_NAME,
+      status: 'completed',
+      arguments: JSON.stringify(target ? { target_agent_id: target } : {}),
+    },
     { type: 'function_call_result', callId, name: HANDOFF_WIRE_NAME, status: 'completed', output: outcome },
   ];
 }

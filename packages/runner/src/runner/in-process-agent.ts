@@ -1,4 +1,13 @@
-import { Agent, MaxTurnsExceededError, RunState, type AgentInputItem, type ModelProvider, type ModelRequest, type Runner as SdkRunner, type RunStreamEvent } from '@openai/agents-core';
+import {
+  Agent,
+  MaxTurnsExceededError,
+  RunState,
+  type AgentInputItem,
+  type ModelProvider,
+  type ModelRequest,
+  type Runner as SdkRunner,
+  type RunStreamEvent,
+} from '@openai/agents-core';
 import type { HandoffPayload } from '@baton/manifest';
 import { toErrorInfo } from '../errors.js';
 import { getModelForAgent } from '../models/agent-model.js';
@@ -43,14 +52,22 @@ export interface InProcessAgentOptions {
  * manifest; `system__handoff` and terminal system tools stop the loop after their turn, so a
  * handoff's output never goes back to the model.
  */
-export async function runInProcessAgent(call: CallState, run: AgentRunState, input: string, options: InProcessAgentOptions): Promise<AgentRunOutcome> {
+export async function runInProcessAgent(
+  call: CallState,
+  run: AgentRunState,
+  input: string,
+  options: InProcessAgentOptions,
+): Promise<AgentRunOutcome> {
   const { manifest } = run.agent;
   const specs = toolSpecsFor(call, run);
   const decide = options.needsApproval;
   const tools = specs.map((spec) => {
-    const sdkTool = createSdkFunctionTool(spec.wireName, spec.description, spec.parameters, (raw, callId) => executeToolCall(call, run, spec, raw, callId));
+    const sdkTool = createSdkFunctionTool(spec.wireName, spec.description, spec.parameters, (raw, callId) =>
+      executeToolCall(call, run, spec, raw, callId),
+    );
     if (decide && spec.kind !== 'handoff') {
-      sdkTool.needsApproval = async (_context, input) => decide(spec, input !== null && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {});
+      sdkTool.needsApproval = async (_context, input) =>
+        decide(spec, input !== null && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {});
     }
     return sdkTool;
   });
@@ -101,7 +118,13 @@ export async function runInProcessAgent(call: CallState, run: AgentRunState, inp
       try {
         restored = await RunState.fromString(agent, options.resume.state);
       } catch (error) {
-        return { kind: 'error', error: { code: 'APPROVAL_STATE_INVALID', message: `agent ${manifest.id}: the paused run's state cannot be restored: ${toErrorInfo(error).message.slice(0, 300)}` } };
+        return {
+          kind: 'error',
+          error: {
+            code: 'APPROVAL_STATE_INVALID',
+            message: `agent ${manifest.id}: the paused run's state cannot be restored: ${toErrorInfo(error).message.slice(0, 300)}`,
+          },
+        };
       }
       await options.resume.apply(restored);
     }
@@ -136,10 +159,16 @@ export async function runInProcessAgent(call: CallState, run: AgentRunState, inp
       }
       if (run.terminal) return { kind: 'terminal', name: run.terminal.name, arguments: run.terminal.arguments };
     }
-    return { kind: 'final', text: typeof finalOutput === 'string' ? finalOutput : finalOutput === undefined ? '' : JSON.stringify(finalOutput) };
+    return {
+      kind: 'final',
+      text: typeof finalOutput === 'string' ? finalOutput : finalOutput === undefined ? '' : JSON.stringify(finalOutput),
+    };
   } catch (error) {
     if (error instanceof MaxTurnsExceededError) {
-      return { kind: 'error', error: { code: 'MAX_TURNS_EXCEEDED', message: `agent ${manifest.id} used more than ${call.maxTurns} model turns` } };
+      return {
+        kind: 'error',
+        error: { code: 'MAX_TURNS_EXCEEDED', message: `agent ${manifest.id} used more than ${call.maxTurns} model turns` },
+      };
     }
     if (options.signal.aborted) return { kind: 'error', error: { code: 'ABORTED', message: 'the run was aborted' } };
     const info = toErrorInfo(error, 'MODEL_ERROR');
@@ -152,7 +181,11 @@ export async function runInProcessAgent(call: CallState, run: AgentRunState, inp
  * reading, which cancels the SDK's run: no more model output and no further turn (a tool call of
  * the current turn that already started finishes before this returns).
  */
-async function streamAnswer(streamed: AsyncIterable<RunStreamEvent> & { completed: Promise<void> }, release: ResponseRelease, signal: AbortSignal): Promise<void> {
+async function streamAnswer(
+  streamed: AsyncIterable<RunStreamEvent> & { completed: Promise<void> },
+  release: ResponseRelease,
+  signal: AbortSignal,
+): Promise<void> {
   for await (const event of streamed) {
     if (event.type !== 'raw_model_stream_event') continue;
     const data = event.data;

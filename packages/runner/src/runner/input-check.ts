@@ -18,7 +18,10 @@ export interface InputCheckOptions {
 }
 
 /** AGENT_INPUT (blocking or racing), then the agent itself; `input` is what the agent was given. */
-export async function checkInputAndLaunch(ctx: RunnerContext, options: InputCheckOptions): Promise<{ outcome: AgentRunOutcome; input: string }> {
+export async function checkInputAndLaunch(
+  ctx: RunnerContext,
+  options: InputCheckOptions,
+): Promise<{ outcome: AgentRunOutcome; input: string }> {
   const { call, run, input, prepared } = options;
   const agentId = run.agent.manifest.id;
   const check = checkGuardrail(call.guard, {
@@ -30,7 +33,8 @@ export async function checkInputAndLaunch(ctx: RunnerContext, options: InputChec
     parent: run.context,
     signal: call.signal,
   });
-  const recordInput = (text: string) => call.writes.appendItems(call.threadId, run.runId, [{ type: 'message', role: 'user', content: text }]);
+  const recordInput = (text: string) =>
+    call.writes.appendItems(call.threadId, run.runId, [{ type: 'message', role: 'user', content: text }]);
   const blocked = (reasonCode: string, reason: string): AgentRunOutcome => ({
     kind: 'error',
     error: { code: 'GUARDRAIL_BLOCKED', message: `AGENT_INPUT for ${agentId} blocked by guardrail (${reasonCode}): ${reason}` },
@@ -41,22 +45,33 @@ export async function checkInputAndLaunch(ctx: RunnerContext, options: InputChec
     // runs) until the check allows it. BLOCK aborts the call and discards its output.
     const raceController = new AbortController();
     // Resolves only after the allowed input is recorded, so thread items stay in order.
-    const gate = check.then(async (c) => {
-      if (c.decision !== 'ALLOW') return false;
-      await recordInput(input);
-      return true;
-    }).catch(() => false);
+    const gate = check
+      .then(async (c) => {
+        if (c.decision !== 'ALLOW') return false;
+        await recordInput(input);
+        return true;
+      })
+      .catch(() => false);
     void gate.then((ok) => {
       if (!ok) raceController.abort(new InputBlockedDuringRace('AGENT_INPUT', 'BLOCK', 'input blocked by guardrail'));
     });
-    const running = launchAgent(ctx, { call, run: { ...run, inputGate: gate }, input, prepared, signal: AbortSignal.any([call.signal, raceController.signal]) });
+    const running = launchAgent(ctx, {
+      call,
+      run: { ...run, inputGate: gate },
+      input,
+      prepared,
+      signal: AbortSignal.any([call.signal, raceController.signal]),
+    });
     const decided = await check;
     if (decided.decision === 'ALLOW' && (await gate)) return { outcome: await running, input };
     await running.catch(() => undefined);
     if (decided.decision === 'BLOCK') return { outcome: blocked(decided.reasonCode, decided.reasonMessage), input };
     // MODIFY: the raced call saw the unmodified input, so start over with the redacted one.
     await recordInput(decided.payload);
-    return { outcome: await launchAgent(ctx, { call, run, input: decided.payload, prepared, signal: call.signal }), input: decided.payload };
+    return {
+      outcome: await launchAgent(ctx, { call, run, input: decided.payload, prepared, signal: call.signal }),
+      input: decided.payload,
+    };
   }
 
   const decided = await check;

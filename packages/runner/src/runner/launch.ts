@@ -38,11 +38,16 @@ export interface LaunchOptions {
 /** Starts one agent run in its deployment mode (subprocess or in-process, fresh or resumed). */
 export function launchAgent(ctx: RunnerContext, options: LaunchOptions): Promise<AgentRunOutcome> {
   const { call, run, input, prepared, signal, resume } = options;
-  if (run.agent.deployment.mode === 'subprocess') return call.writes.flush().then(() => runSubprocessAgent(call, run, input, { signal, ...(prepared ? { prepared } : {}) }));
+  if (run.agent.deployment.mode === 'subprocess')
+    return call.writes.flush().then(() => runSubprocessAgent(call, run, input, { signal, ...(prepared ? { prepared } : {}) }));
   const onRecipient = prepared?.onRecipientModelRequest?.bind(prepared);
   const { refused, ...hooks } = approvalHooks(ctx, call, run, resume);
   // A refused state never reaches the SDK.
-  if (refused !== undefined) return Promise.resolve({ kind: 'error', error: { code: APPROVAL_STATE_INVALID, message: `the paused run's stored state was refused: ${refused}` } });
+  if (refused !== undefined)
+    return Promise.resolve({
+      kind: 'error',
+      error: { code: APPROVAL_STATE_INVALID, message: `the paused run's stored state was refused: ${refused}` },
+    });
   return runInProcessAgent(call, run, input, {
     sdkRunner: ctx.sdkRunner,
     modelProvider: ctx.options.modelProvider,
@@ -56,7 +61,12 @@ export function launchAgent(ctx: RunnerContext, options: LaunchOptions): Promise
 }
 
 /** needsApproval for the agent's tools and, when resuming, the restored state with the decisions applied. */
-function approvalHooks(ctx: RunnerContext, call: CallState, run: AgentRunState, resume: ResumingRun | undefined): Pick<InProcessAgentOptions, 'needsApproval' | 'resume'> & { refused?: string } {
+function approvalHooks(
+  ctx: RunnerContext,
+  call: CallState,
+  run: AgentRunState,
+  resume: ResumingRun | undefined,
+): Pick<InProcessAgentOptions, 'needsApproval' | 'resume'> & { refused?: string } {
   const needsApproval = approvalDecider(call, run, ctx.options.approvals?.policy);
   const hooks: Pick<InProcessAgentOptions, 'needsApproval' | 'resume'> = needsApproval ? { needsApproval } : {};
   if (!resume) return hooks;
@@ -64,7 +74,15 @@ function approvalHooks(ctx: RunnerContext, call: CallState, run: AgentRunState, 
   if (!opened.ok) return { ...hooks, refused: opened.reason };
   hooks.resume = {
     state: opened.state,
-    apply: (restored) => applyDecisions({ call, run, state: restored, suspended: resume.suspended, decisions: resume.plan.decisions, decidedBy: resume.plan.decidedBy }),
+    apply: (restored) =>
+      applyDecisions({
+        call,
+        run,
+        state: restored,
+        suspended: resume.suspended,
+        decisions: resume.plan.decisions,
+        decidedBy: resume.plan.decidedBy,
+      }),
   };
   return hooks;
 }

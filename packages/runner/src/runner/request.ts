@@ -32,7 +32,8 @@ function definedOnly<T extends object>(value: T): Partial<T> {
 
 export function validateRequest(request: RunRequest): void {
   if (!request || typeof request !== 'object') throw new InvalidRunRequestError('run(request): request object is required');
-  if (typeof request.agentId !== 'string' || request.agentId === '') throw new InvalidRunRequestError('run(request): agentId must be a non-empty string');
+  if (typeof request.agentId !== 'string' || request.agentId === '')
+    throw new InvalidRunRequestError('run(request): agentId must be a non-empty string');
   if (typeof request.input !== 'string') throw new InvalidRunRequestError('run(request): input must be a string');
   if (request.threadId !== undefined && (typeof request.threadId !== 'string' || !THREAD_ID.test(request.threadId))) {
     throw new InvalidRunRequestError('run(request): threadId must be 1-200 characters of letters, digits, _ . : -');
@@ -43,23 +44,39 @@ export function validateRequest(request: RunRequest): void {
   if (request.maxTurns !== undefined && (!Number.isInteger(request.maxTurns) || request.maxTurns < 1)) {
     throw new InvalidRunRequestError('run(request): maxTurns must be a positive integer');
   }
-  if (request.agentVersion !== undefined && typeof request.agentVersion !== 'string') throw new InvalidRunRequestError('run(request): agentVersion must be a string');
+  if (request.agentVersion !== undefined && typeof request.agentVersion !== 'string')
+    throw new InvalidRunRequestError('run(request): agentVersion must be a string');
   if (request.systemTools !== undefined) {
     if (!Array.isArray(request.systemTools)) throw new InvalidRunRequestError('run(request): systemTools must be an array of system tools');
     const names = new Set<string>();
     for (const [i, st] of request.systemTools.entries()) {
       checkSystemToolShape(st, `run(request): systemTools[${i}]`);
-      if (names.has(st.name)) throw new ToolNameError(st.name, `run(request): systemTools[${i}]: a system tool named '${st.name}' is already given; names must be unique`, { code: 'TOOL_NAME_CONFLICT' });
+      if (names.has(st.name))
+        throw new ToolNameError(
+          st.name,
+          `run(request): systemTools[${i}]: a system tool named '${st.name}' is already given; names must be unique`,
+          { code: 'TOOL_NAME_CONFLICT' },
+        );
       names.add(st.name);
     }
   }
-  if (request.inputBoundary !== undefined && (typeof request.inputBoundary !== 'object' || request.inputBoundary === null || Array.isArray(request.inputBoundary))) {
+  if (
+    request.inputBoundary !== undefined &&
+    (typeof request.inputBoundary !== 'object' || request.inputBoundary === null || Array.isArray(request.inputBoundary))
+  ) {
     throw new InvalidRunRequestError('run(request): inputBoundary must be an object');
   }
-  if (request.onEvent !== undefined && typeof request.onEvent !== 'function') throw new InvalidRunRequestError('run(request): onEvent must be a function');
-  if (request.stream !== undefined && typeof request.stream !== 'boolean') throw new InvalidRunRequestError('run(request): stream must be a boolean');
-  if (request.idempotencyKey !== undefined && (typeof request.idempotencyKey !== 'string' || !IDEMPOTENCY_KEY.test(request.idempotencyKey))) {
-    throw new InvalidRunRequestError('run(request): idempotencyKey must be 1-120 characters of letters, digits, _ . : - /, starting with a letter or digit');
+  if (request.onEvent !== undefined && typeof request.onEvent !== 'function')
+    throw new InvalidRunRequestError('run(request): onEvent must be a function');
+  if (request.stream !== undefined && typeof request.stream !== 'boolean')
+    throw new InvalidRunRequestError('run(request): stream must be a boolean');
+  if (
+    request.idempotencyKey !== undefined &&
+    (typeof request.idempotencyKey !== 'string' || !IDEMPOTENCY_KEY.test(request.idempotencyKey))
+  ) {
+    throw new InvalidRunRequestError(
+      'run(request): idempotencyKey must be 1-120 characters of letters, digits, _ . : - /, starting with a letter or digit',
+    );
   }
 }
 
@@ -76,14 +93,26 @@ export function checkSystemToolShape(st: SystemTool, where: string): void {
  * manifest tool or another configured system tool): a caller mistake, refused before any run.
  * Agents reached by handoff are checked when they start (`TOOL_NAME_CONFLICT`).
  */
-export function checkRequestToolsFor(agent: RegisteredAgent, requested: readonly SystemTool[], configured: ReadonlyMap<string, SystemTool>): void {
+export function checkRequestToolsFor(
+  agent: RegisteredAgent,
+  requested: readonly SystemTool[],
+  configured: ReadonlyMap<string, SystemTool>,
+): void {
   for (const [i, st] of requested.entries()) {
     if (agent.manifest.tools.some((t) => t.function.name === st.name)) {
-      throw new ToolNameError(st.name, `run(request): systemTools[${i}]: '${st.name}' is also a tool in ${agent.manifest.id}'s manifest; a system tool may not replace it`, { code: 'TOOL_NAME_CONFLICT' });
+      throw new ToolNameError(
+        st.name,
+        `run(request): systemTools[${i}]: '${st.name}' is also a tool in ${agent.manifest.id}'s manifest; a system tool may not replace it`,
+        { code: 'TOOL_NAME_CONFLICT' },
+      );
     }
     const other = agent.deployment.system_tools.includes(st.name) ? configured.get(st.name) : undefined;
     if (other && other !== st) {
-      throw new ToolNameError(st.name, `run(request): systemTools[${i}]: ${agent.manifest.id} already has the system tool '${st.name}' (baton.yml system_tools); a system tool may not replace another`, { code: 'TOOL_NAME_CONFLICT' });
+      throw new ToolNameError(
+        st.name,
+        `run(request): systemTools[${i}]: ${agent.manifest.id} already has the system tool '${st.name}' (baton.yml system_tools); a system tool may not replace another`,
+        { code: 'TOOL_NAME_CONFLICT' },
+      );
     }
   }
 }

@@ -47,7 +47,10 @@ export async function startRun(ctx: RunnerContext, request: RunRequest): Promise
 export async function resumeRun(ctx: RunnerContext, request: SubmitApprovalsRequest): Promise<RunResult> {
   const { record, plan } = await ctx.approvalGate.prepare(request);
   const entry = ctx.registry.get(record.agentId, record.agentVersion);
-  if (!entry) throw new AgentNotFoundError(`run ${record.id} was paused in agent ${record.agentId} ${record.agentVersion}, which is no longer registered`);
+  if (!entry)
+    throw new AgentNotFoundError(
+      `run ${record.id} was paused in agent ${record.agentId} ${record.agentVersion}, which is no longer registered`,
+    );
   return execute(
     ctx,
     {
@@ -67,7 +70,12 @@ export async function resumeRun(ctx: RunnerContext, request: SubmitApprovalsRequ
 }
 
 /** `run()` after its checks; with `resume`, continues a paused run instead of starting one. */
-async function execute(ctx: RunnerContext, request: RunRequest, entry: RegisteredAgent, resume: ResumePlan | undefined): Promise<RunResult> {
+async function execute(
+  ctx: RunnerContext,
+  request: RunRequest,
+  entry: RegisteredAgent,
+  resume: ResumePlan | undefined,
+): Promise<RunResult> {
   const rootContext = ctx.tracing.rootContext(request.traceparent, request.tracestate);
   const root = ctx.tracing.start('baton.run', rootContext, { 'baton.agent.id': entry.manifest.id, 'baton.depth': request.depth ?? 0 });
 
@@ -108,7 +116,16 @@ async function execute(ctx: RunnerContext, request: RunRequest, entry: Registere
       const writes = new WriteBuffer(ctx.store);
       let outcome: ChainOutcome;
       try {
-        outcome = await runChain(ctx, { request, first: entry, threadId, rootContext: root.context, signal: controller.signal, timedOut: () => timedOut, writes, ...(resume ? { resume } : {}) });
+        outcome = await runChain(ctx, {
+          request,
+          first: entry,
+          threadId,
+          rootContext: root.context,
+          signal: controller.signal,
+          timedOut: () => timedOut,
+          writes,
+          ...(resume ? { resume } : {}),
+        });
         progress = outcome;
       } catch (error) {
         if (!(error instanceof ChainInterrupted)) throw error;
@@ -123,7 +140,9 @@ async function execute(ctx: RunnerContext, request: RunRequest, entry: Registere
       endSpan(root.span, outcome.error);
       return result;
     } finally {
-      await lock.release().catch((error: unknown) => ctx.logger.warn('could not release thread lock', { thread_id: threadId, error: toErrorInfo(error) }));
+      await lock
+        .release()
+        .catch((error: unknown) => ctx.logger.warn('could not release thread lock', { thread_id: threadId, error: toErrorInfo(error) }));
     }
   } catch (error) {
     // Another tenant's thread is a caller mistake, thrown like an unknown agent.

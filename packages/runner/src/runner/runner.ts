@@ -18,7 +18,16 @@ import { resumeRun, startRun } from './run.js';
 import { ArgumentValidator } from './schema-validator.js';
 import { toolPolicyResolver, type ToolPolicy } from './taint.js';
 import { RunTracing, TRACER_NAME } from './tracing.js';
-import type { HandoffGate, ModelRequestListener, RunnerLimits, RunRequest, RunResult, SubmitApprovalsRequest, SystemTool, ToolImplementation } from './types.js';
+import type {
+  HandoffGate,
+  ModelRequestListener,
+  RunnerLimits,
+  RunRequest,
+  RunResult,
+  SubmitApprovalsRequest,
+  SystemTool,
+  ToolImplementation,
+} from './types.js';
 
 // Kept importable from here: the package entry and existing imports name this module.
 export { DEFAULT_LIMITS } from './request.js';
@@ -87,21 +96,29 @@ export class Runner {
     if (!options || typeof options !== 'object') throw new InvalidRunRequestError('new Runner(options): options object is required');
     if (!options.registry) throw new InvalidRunRequestError('new Runner(options): `registry` is required (see loadAgentRegistry)');
     if (!options.guardrails || typeof options.guardrails.validate !== 'function') {
-      throw new InvalidRunRequestError('new Runner(options): `guardrails` (a GuardrailValidator) is required; Baton never runs without guardrails');
+      throw new InvalidRunRequestError(
+        'new Runner(options): `guardrails` (a GuardrailValidator) is required; Baton never runs without guardrails',
+      );
     }
     if (!options.modelProvider || typeof options.modelProvider.getModel !== 'function') {
       throw new InvalidRunRequestError('new Runner(options): `modelProvider` (an @openai/agents ModelProvider) is required');
     }
-    if (options.onEvent !== undefined && typeof options.onEvent !== 'function') throw new InvalidRunRequestError('new Runner(options): `onEvent` must be a function');
+    if (options.onEvent !== undefined && typeof options.onEvent !== 'function')
+      throw new InvalidRunRequestError('new Runner(options): `onEvent` must be a function');
     const segment = options.streamSegmentMaxChars;
     if (segment !== undefined && (!Number.isInteger(segment) || segment < 16 || segment > 1_000_000)) {
-      throw new InvalidRunRequestError(`new Runner(options): \`streamSegmentMaxChars\` must be an integer from 16 to 1000000; got ${String(segment)}`);
+      throw new InvalidRunRequestError(
+        `new Runner(options): \`streamSegmentMaxChars\` must be an integer from 16 to 1000000; got ${String(segment)}`,
+      );
     }
     const systemTools = new Map<string, SystemTool>();
     for (const [i, st] of (options.systemTools ?? []).entries()) {
       const where = `new Runner(options): systemTools[${i}]`;
       checkSystemToolShape(st, where);
-      if (systemTools.has(st.name)) throw new ToolNameError(st.name, `${where}: a system tool named '${st.name}' is already given; names must be unique`, { code: 'TOOL_NAME_CONFLICT' });
+      if (systemTools.has(st.name))
+        throw new ToolNameError(st.name, `${where}: a system tool named '${st.name}' is already given; names must be unique`, {
+          code: 'TOOL_NAME_CONFLICT',
+        });
       systemTools.set(st.name, st);
     }
     const store = options.store ?? createMemoryThreadStore();
@@ -118,7 +135,11 @@ export class Runner {
       systemTools,
       logger: options.logger ?? noopLogger,
       toolPolicy: toolPolicyResolver(options.toolPolicy),
-      checker: createGuardrailChecker({ validator: options.guardrails, timeoutMs: limits.guardrailTimeoutMs, failOpen: options.guardrailFailOpen ?? [] }),
+      checker: createGuardrailChecker({
+        validator: options.guardrails,
+        timeoutMs: limits.guardrailTimeoutMs,
+        failOpen: options.guardrailFailOpen ?? [],
+      }),
       seal: new StateSeal(options.approvals?.stateSecret),
       clock,
       approvalGate: new ApprovalGate({ store, clock }),
@@ -162,23 +183,39 @@ function checkConfiguration(ctx: RunnerContext): void {
   for (const agent of ctx.registry.list()) {
     for (const name of agent.deployment.system_tools) {
       if (!ctx.systemTools.has(name)) {
-        problems.push({ file: agent.source, line: 1, col: 1, message: `agent ${agent.manifest.id}: system tool '${name}' (baton.yml system_tools) is not provided to the Runner` });
+        problems.push({
+          file: agent.source,
+          line: 1,
+          col: 1,
+          message: `agent ${agent.manifest.id}: system tool '${name}' (baton.yml system_tools) is not provided to the Runner`,
+        });
       }
     }
     for (const name of agent.deployment.approval_required_tools ?? []) {
       if (!agent.manifest.tools.some((t) => t.function.name === name) && !agent.deployment.system_tools.includes(name)) {
-        problems.push({ file: agent.source, line: 1, col: 1, message: `agent ${agent.manifest.id}: approval_required_tools names '${name}', which is neither a tool in its manifest nor one of its system_tools` });
+        problems.push({
+          file: agent.source,
+          line: 1,
+          col: 1,
+          message: `agent ${agent.manifest.id}: approval_required_tools names '${name}', which is neither a tool in its manifest nor one of its system_tools`,
+        });
       }
     }
     for (const t of agent.manifest.tools) {
       if (!ctx.options.tools?.[t.function.name]) {
-        ctx.logger.warn('tool has no implementation; calls will return an error to the model', { agent_id: agent.manifest.id, tool: t.function.name });
+        ctx.logger.warn('tool has no implementation; calls will return an error to the model', {
+          agent_id: agent.manifest.id,
+          tool: t.function.name,
+        });
       }
     }
   }
   if (problems.length > 0) throw new RegistryError(problems, { summary: 'runner configuration has problems:' });
-  const approvalsConfigured = ctx.options.approvals?.policy !== undefined || ctx.registry.list().some((a) => (a.deployment.approval_required_tools ?? []).length > 0);
+  const approvalsConfigured =
+    ctx.options.approvals?.policy !== undefined || ctx.registry.list().some((a) => (a.deployment.approval_required_tools ?? []).length > 0);
   if (approvalsConfigured && !approvalStore(ctx.store)) {
-    throw new ApprovalsUnsupportedError('new Runner(options): approvals are configured (baton.yml approval_required_tools or approvals.policy), but the thread store cannot keep paused runs (saveSuspendedRun/getSuspendedRun/listSuspendedRuns/takeSuspendedRun)');
+    throw new ApprovalsUnsupportedError(
+      'new Runner(options): approvals are configured (baton.yml approval_required_tools or approvals.policy), but the thread store cannot keep paused runs (saveSuspendedRun/getSuspendedRun/listSuspendedRuns/takeSuspendedRun)',
+    );
   }
 }

@@ -31,7 +31,8 @@ function formatErrors(errors: ErrorObject[]): string {
     .slice(0, 10)
     .map((e) => {
       const where = e.instancePath === '' ? 'arguments' : `arguments${e.instancePath}`;
-      if (e.keyword === 'additionalProperties') return `${where}: unknown property '${String((e.params as { additionalProperty?: unknown }).additionalProperty)}'`;
+      if (e.keyword === 'additionalProperties')
+        return `${where}: unknown property '${String((e.params as { additionalProperty?: unknown }).additionalProperty)}'`;
       if (e.keyword === 'enum') return `${where} must be one of ${JSON.stringify((e.params as { allowedValues?: unknown }).allowedValues)}`;
       return `${where} ${e.message ?? 'is invalid'}`;
     })

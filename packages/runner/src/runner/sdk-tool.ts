@@ -13,7 +13,12 @@ const baseTools = new WeakMap<object, Map<string, FunctionTool>>();
  * own parsing, schema validation and guardrail checks. Non-strict: the manifest's JSON Schema is
  * sent as is.
  */
-export function createSdkFunctionTool(wireName: string, description: string, parameters: JsonObject, handler: RawToolHandler): FunctionTool {
+export function createSdkFunctionTool(
+  wireName: string,
+  description: string,
+  parameters: JsonObject,
+  handler: RawToolHandler,
+): FunctionTool {
   // The SDK tool definition depends only on name, description and schema: build it once per
   // schema object (manifests and handoff schemas are long-lived), not on every agent run.
   let byName = baseTools.get(parameters);
@@ -30,7 +35,11 @@ export function createSdkFunctionTool(wireName: string, description: string, par
     }) as unknown as FunctionTool;
     byName.set(key, base);
   }
-  const invoke = async (_runContext: RunContext, input: string, details?: { toolCall?: { callId?: string }; signal?: AbortSignal }): Promise<string> => {
+  const invoke = async (
+    _runContext: RunContext,
+    input: string,
+    details?: { toolCall?: { callId?: string }; signal?: AbortSignal },
+  ): Promise<string> => {
     const callId = details?.toolCall?.callId ?? `call_local_${++fallbackCallCounter}`;
     return handler(input, callId, details?.signal);
   };

@@ -24,10 +24,19 @@ export interface SubprocessAgentOptions {
  * them hands off (the first one; later ones are ignored). The state it returns replaces the
  * thread's state for the keys it was given (see {@link persistReturnedState}).
  */
-export async function runSubprocessAgent(call: CallState, run: AgentRunState, input: string, options: SubprocessAgentOptions): Promise<AgentRunOutcome> {
+export async function runSubprocessAgent(
+  call: CallState,
+  run: AgentRunState,
+  input: string,
+  options: SubprocessAgentOptions,
+): Promise<AgentRunOutcome> {
   const { manifest, deployment, baseDir } = run.agent;
   const processConfig = deployment.process;
-  if (!processConfig) return { kind: 'error', error: { code: 'AGENT_PROCESS_NOT_CONFIGURED', message: `agent ${manifest.id} has mode: subprocess but no process entry` } };
+  if (!processConfig)
+    return {
+      kind: 'error',
+      error: { code: 'AGENT_PROCESS_NOT_CONFIGURED', message: `agent ${manifest.id} has mode: subprocess but no process entry` },
+    };
   let toolSpecs: ReturnType<typeof toolSpecsFor>;
   try {
     // Checked before the process starts: a tool-name conflict is a configuration error, not the agent's.
@@ -71,7 +80,10 @@ export async function runSubprocessAgent(call: CallState, run: AgentRunState, in
     call.logger.info('agent process stderr', { agent_id: manifest.id, run_id: run.runId, stderr: result.stderr });
   }
   if (!result.ok) {
-    return { kind: 'error', error: { code: `AGENT_PROCESS_${result.error.code}`, message: `agent process for ${manifest.id} failed: ${result.error.message}` } };
+    return {
+      kind: 'error',
+      error: { code: `AGENT_PROCESS_${result.error.code}`, message: `agent process for ${manifest.id} failed: ${result.error.message}` },
+    };
   }
   const output = result.output;
   const persisted = await persistReturnedState(call, run, view, output.state);
@@ -85,17 +97,29 @@ export async function runSubprocessAgent(call: CallState, run: AgentRunState, in
     if (name === HANDOFF_PROTOCOL_NAME || name === HANDOFF_WIRE_NAME) {
       const spec = specs.get(HANDOFF_WIRE_NAME);
       if (!spec) {
-        return { kind: 'error', error: { code: 'HANDOFF_TARGET_NOT_ALLOWED', message: `agent ${manifest.id} asked for ${HANDOFF_PROTOCOL_NAME} but has no handoff targets in baton.yml` } };
+        return {
+          kind: 'error',
+          error: {
+            code: 'HANDOFF_TARGET_NOT_ALLOWED',
+            message: `agent ${manifest.id} asked for ${HANDOFF_PROTOCOL_NAME} but has no handoff targets in baton.yml`,
+          },
+        };
       }
       const parsed = parseHandoffArguments(toolCall.function.arguments, spec.parameters, call.validator);
-      if (!parsed.ok) return { kind: 'error', error: { code: 'TOOL_ARGUMENTS_INVALID', message: `agent process for ${manifest.id}: ${parsed.message.replace(/^Error: /, '')}` } };
+      if (!parsed.ok)
+        return {
+          kind: 'error',
+          error: { code: 'TOOL_ARGUMENTS_INVALID', message: `agent process for ${manifest.id}: ${parsed.message.replace(/^Error: /, '')}` },
+        };
       if (handoff) ignored.push({ callId: toolCall.id, payload: parsed.value });
       else handoff = { callId: toolCall.id, payload: parsed.value };
       continue;
     }
     const spec = specs.get(name);
     if (!spec) {
-      await call.writes.appendItems(call.threadId, run.runId, [{ type: 'function_call_output', call_id: toolCall.id, name, output: `Error: unknown tool '${name}'`, error: 'TOOL_UNKNOWN' }]);
+      await call.writes.appendItems(call.threadId, run.runId, [
+        { type: 'function_call_output', call_id: toolCall.id, name, output: `Error: unknown tool '${name}'`, error: 'TOOL_UNKNOWN' },
+      ]);
       continue;
     }
     await executeToolCall(call, run, spec, toolCall.function.arguments, toolCall.id);
@@ -111,7 +135,12 @@ export async function runSubprocessAgent(call: CallState, run: AgentRunState, in
  * (e.g. the coordinator's, when it saw a packet's view) are untouched. Unchanged keys are not
  * rewritten. Deleting needs a store with `replaceState`.
  */
-async function persistReturnedState(call: CallState, run: AgentRunState, given: JsonObject, returned: JsonObject): Promise<AgentRunOutcome | undefined> {
+async function persistReturnedState(
+  call: CallState,
+  run: AgentRunState,
+  given: JsonObject,
+  returned: JsonObject,
+): Promise<AgentRunOutcome | undefined> {
   const removed = new Set(Object.keys(given).filter((k) => !Object.hasOwn(returned, k)));
   // fromEntries defines own properties, so a key such as `__proto__` stays data, never a prototype.
   const changedEntries = Object.entries(returned).filter(([k, v]) => !Object.hasOwn(given, k) || !isDeepStrictEqual(given[k], v));
@@ -123,13 +152,19 @@ async function persistReturnedState(call: CallState, run: AgentRunState, given: 
   if (!call.store.replaceState) {
     return {
       kind: 'error',
-      error: { code: 'STATE_DELETE_UNSUPPORTED', message: `agent process for ${run.agent.manifest.id} removed state keys, but the thread store cannot replace state` },
+      error: {
+        code: 'STATE_DELETE_UNSUPPORTED',
+        message: `agent process for ${run.agent.manifest.id} removed state keys, but the thread store cannot replace state`,
+      },
     };
   }
   // Under the thread lock: nobody else writes this thread between the read and the replace.
   await call.writes.flush();
   const current = (await call.store.getThread(call.threadId))?.state ?? {};
-  const next: JsonObject = Object.fromEntries([...Object.entries(current).filter(([k]) => !removed.has(k) && !Object.hasOwn(changed, k)), ...changedEntries]);
+  const next: JsonObject = Object.fromEntries([
+    ...Object.entries(current).filter(([k]) => !removed.has(k) && !Object.hasOwn(changed, k)),
+    ...changedEntries,
+  ]);
   const key = nextStateMergeKey(call, run);
   await call.store.replaceState(call.threadId, next, key !== undefined ? { idempotencyKey: key } : undefined);
   return undefined;

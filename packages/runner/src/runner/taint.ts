@@ -51,7 +51,15 @@ export async function threadTaint(store: ThreadStore, threadId: string): Promise
 }
 
 /** Marks the thread tainted by `sourceTool`, committed before anything else happens. */
-export async function recordTaint(writes: WriteBuffer, record: { threadId: string; runId: string; sourceTool: string; agentId: string }): Promise<void> {
-  await writes.appendAudit({ threadId: record.threadId, runId: record.runId, kind: TAINT_AUDIT_KIND, data: { source_tool: record.sourceTool, agent_id: record.agentId } });
+export async function recordTaint(
+  writes: WriteBuffer,
+  record: { threadId: string; runId: string; sourceTool: string; agentId: string },
+): Promise<void> {
+  await writes.appendAudit({
+    threadId: record.threadId,
+    runId: record.runId,
+    kind: TAINT_AUDIT_KIND,
+    data: { source_tool: record.sourceTool, agent_id: record.agentId },
+  });
   await writes.flush();
 }

@@ -62,7 +62,14 @@ export function toolSpecsFor(call: CallState, run: AgentRunState): ToolSpec[] {
   // The same tool object both configured and requested is offered once; another tool under its name is a conflict.
   for (const st of call.requestSystemTools) if (!systemTools.includes(st)) systemTools.push(st);
   for (const st of systemTools) {
-    specs.push({ wireName: systemToolWireName(st.name), protocolName: st.name, description: st.description, parameters: st.parameters, kind: 'system', system: st });
+    specs.push({
+      wireName: systemToolWireName(st.name),
+      protocolName: st.name,
+      description: st.description,
+      parameters: st.parameters,
+      kind: 'system',
+      system: st,
+    });
   }
   if (deployment.handoffs.length > 0) {
     specs.push({
@@ -97,7 +104,13 @@ async function appendItem(call: CallState, run: AgentRunState, item: JsonObject)
  * tool's schema, TOOL_CALL guardrail, the implementation, TOOL_OUTPUT guardrail. Returns the
  * model-visible output; never throws for tool, model or guardrail problems.
  */
-export async function executeToolCall(call: CallState, run: AgentRunState, spec: ToolSpec, rawArguments: string, callId: string): Promise<string> {
+export async function executeToolCall(
+  call: CallState,
+  run: AgentRunState,
+  spec: ToolSpec,
+  rawArguments: string,
+  callId: string,
+): Promise<string> {
   // Taken before any await: the SDK starts a turn's calls in the model's order, so a retried
   // run that makes the same calls numbers them the same way.
   const ordinal = run.counters.toolCalls++;
@@ -129,7 +142,11 @@ export async function executeToolCall(call: CallState, run: AgentRunState, spec:
       return await fail('TOOL_ARGUMENTS_INVALID', `Error: arguments for tool '${spec.protocolName}' must be a JSON object.`);
     }
     const schemaProblem = call.validator.check(spec.parameters, args);
-    if (schemaProblem) return await fail('TOOL_ARGUMENTS_INVALID', `Error: invalid arguments for tool '${spec.protocolName}': ${schemaProblem}. The tool was not called.`);
+    if (schemaProblem)
+      return await fail(
+        'TOOL_ARGUMENTS_INVALID',
+        `Error: invalid arguments for tool '${spec.protocolName}': ${schemaProblem}. The tool was not called.`,
+      );
 
     const policy = await call.toolPolicy();
     if (policy.sinks.has(spec.protocolName)) {
@@ -139,10 +156,16 @@ export async function executeToolCall(call: CallState, run: AgentRunState, spec:
       try {
         source = await threadTaint(call.store, call.threadId);
       } catch {
-        return await fail('TOOL_POLICY_VIOLATION', `Error: the call to tool '${spec.protocolName}' was blocked: the thread's taint could not be read, so a sink tool may not run.`);
+        return await fail(
+          'TOOL_POLICY_VIOLATION',
+          `Error: the call to tool '${spec.protocolName}' was blocked: the thread's taint could not be read, so a sink tool may not run.`,
+        );
       }
       if (source !== undefined) {
-        return await fail('TOOL_POLICY_VIOLATION', `Error: the call to tool '${spec.protocolName}' was blocked: this thread has read untrusted content (${source}), and '${spec.protocolName}' sends data out.`);
+        return await fail(
+          'TOOL_POLICY_VIOLATION',
+          `Error: the call to tool '${spec.protocolName}' was blocked: this thread has read untrusted content (${source}), and '${spec.protocolName}' sends data out.`,
+        );
       }
     }
 
@@ -158,19 +181,30 @@ export async function executeToolCall(call: CallState, run: AgentRunState, spec:
       detail: { 'baton.tool.name': spec.protocolName },
     });
     if (callCheck.decision === 'BLOCK') {
-      return await fail('GUARDRAIL_BLOCKED', `Error: the call to tool '${spec.protocolName}' was blocked by a guardrail (${callCheck.reasonCode}): ${callCheck.reasonMessage}`);
+      return await fail(
+        'GUARDRAIL_BLOCKED',
+        `Error: the call to tool '${spec.protocolName}' was blocked by a guardrail (${callCheck.reasonCode}): ${callCheck.reasonMessage}`,
+      );
     }
     let effectiveArgs = args as Record<string, unknown>;
     if (callCheck.decision === 'MODIFY') {
       if (callCheck.payload.function.name !== spec.protocolName || callCheck.payload.id !== callId) {
-        return await fail('GUARDRAIL_INVALID_MODIFY', `Error: the call to tool '${spec.protocolName}' was blocked: the guardrail changed which tool is called.`);
+        return await fail(
+          'GUARDRAIL_INVALID_MODIFY',
+          `Error: the call to tool '${spec.protocolName}' was blocked: the guardrail changed which tool is called.`,
+        );
       }
       effectiveArgs = JSON.parse(callCheck.payload.function.arguments) as Record<string, unknown>;
       const modifiedProblem = call.validator.check(spec.parameters, effectiveArgs);
       if (modifiedProblem) {
         // A redaction that breaks the tool's declared schema is a BLOCK, recorded as one: the
         // tool never runs with arguments it cannot take, and the model is told why.
-        const recorded = { action_type: 'TOOL_CALL', decision: 'BLOCK', reason_code: MODIFY_BREAKS_SCHEMA, agent_id: run.agent.manifest.id };
+        const recorded = {
+          action_type: 'TOOL_CALL',
+          decision: 'BLOCK',
+          reason_code: MODIFY_BREAKS_SCHEMA,
+          agent_id: run.agent.manifest.id,
+        };
         call.guard.decisions.push(recorded);
         call.guard.onDecision?.(recorded, run.runId);
         return await fail(
@@ -180,10 +214,16 @@ export async function executeToolCall(call: CallState, run: AgentRunState, spec:
         );
       }
     }
-    await appendItem(call, run, { type: 'function_call', call_id: callId, name: spec.protocolName, arguments: JSON.stringify(effectiveArgs) });
+    await appendItem(call, run, {
+      type: 'function_call',
+      call_id: callId,
+      name: spec.protocolName,
+      arguments: JSON.stringify(effectiveArgs),
+    });
 
     const execute = spec.system?.execute ?? spec.implementation;
-    if (!execute) return await fail('TOOL_NOT_IMPLEMENTED', `Error: tool '${spec.protocolName}' has no implementation registered with the runner.`);
+    if (!execute)
+      return await fail('TOOL_NOT_IMPLEMENTED', `Error: tool '${spec.protocolName}' has no implementation registered with the runner.`);
     const headers = call.tracing.headers(scope.context);
     const ctx: ToolContext = {
       threadId: call.threadId,
@@ -195,20 +235,30 @@ export async function executeToolCall(call: CallState, run: AgentRunState, spec:
       fetch: fetchWithTraceHeaders(scope.context, call.fetch),
       ...headers,
       ...(run.approvedCalls?.has(callId) ? { approval: { id: run.approvedCalls.get(callId) as string, approved: true as const } } : {}),
-      ...(call.idempotencyKey !== undefined ? { idempotencyKey: toolCallKey(call.idempotencyKey, run, ordinal, spec.protocolName, effectiveArgs) } : {}),
+      ...(call.idempotencyKey !== undefined
+        ? { idempotencyKey: toolCallKey(call.idempotencyKey, run, ordinal, spec.protocolName, effectiveArgs) }
+        : {}),
     };
     let result: unknown;
     // Tainted before the source runs: whatever it returns (or throws, or the output guardrail
     // later decides), untrusted content may reach this thread from now on.
     if (policy.sources.has(spec.protocolName)) {
-      await recordTaint(call.writes, { threadId: call.threadId, runId: run.runId, sourceTool: spec.protocolName, agentId: run.agent.manifest.id });
+      await recordTaint(call.writes, {
+        threadId: call.threadId,
+        runId: run.runId,
+        sourceTool: spec.protocolName,
+        agentId: run.agent.manifest.id,
+      });
     }
     // The call's records are committed before the tool runs (it may have side effects or read the store).
     await call.writes.flush();
     try {
       result = await execute(effectiveArgs, ctx);
     } catch (error) {
-      return await fail('TOOL_FAILED', `Error: tool '${spec.protocolName}' failed: ${error instanceof Error ? error.message : String(error)}`);
+      return await fail(
+        'TOOL_FAILED',
+        `Error: tool '${spec.protocolName}' failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     if (spec.system?.terminal) {
       run.terminal ??= { callId, name: spec.protocolName, arguments: effectiveArgs };
@@ -229,11 +279,24 @@ export async function executeToolCall(call: CallState, run: AgentRunState, spec:
     let visible = output;
     if (outputCheck.decision === 'BLOCK') visible = `[tool output withheld by guardrail: ${outputCheck.reasonMessage}]`;
     else if (outputCheck.decision === 'MODIFY') visible = outputCheck.payload.output;
-    await appendItem(call, run, { type: 'function_call_output', call_id: callId, name: spec.protocolName, output: visible, ...(outputCheck.decision === 'ALLOW' ? {} : { guardrail: outputCheck.decision }) });
+    await appendItem(call, run, {
+      type: 'function_call_output',
+      call_id: callId,
+      name: spec.protocolName,
+      output: visible,
+      ...(outputCheck.decision === 'ALLOW' ? {} : { guardrail: outputCheck.decision }),
+    });
     return visible;
   } finally {
     endSpan(scope.span, errorCode ? { code: errorCode, message: `tool call ended with ${errorCode}` } : undefined);
-    call.events.emit({ type: 'tool_end', run_id: run.runId, agent_id: agentId, call_id: callId, name: spec.protocolName, ok: errorCode === undefined });
+    call.events.emit({
+      type: 'tool_end',
+      run_id: run.runId,
+      agent_id: agentId,
+      call_id: callId,
+      name: spec.protocolName,
+      ok: errorCode === undefined,
+    });
   }
 }
 
@@ -242,14 +305,23 @@ export async function executeToolCall(call: CallState, run: AgentRunState, spec:
  * call at the same place gets the same key; a call with other arguments gets another one.
  */
 function toolCallKey(base: string, run: AgentRunState, ordinal: number, toolName: string, args: Record<string, unknown>): string {
-  const digest = createHash('sha256').update(`${toolName}\n${JSON.stringify(args)}`).digest('hex').slice(0, 16);
+  const digest = createHash('sha256')
+    .update(`${toolName}\n${JSON.stringify(args)}`)
+    .digest('hex')
+    .slice(0, 16);
   return `${base}#r${run.ordinal}.call${ordinal}.${digest}`;
 }
 
 async function recordHandoff(call: CallState, run: AgentRunState, spec: ToolSpec, rawArguments: string, callId: string): Promise<string> {
   const parsed = parseHandoffArguments(rawArguments, spec.parameters, call.validator);
   if (!parsed.ok) {
-    await appendItem(call, run, { type: 'handoff', protocol: HANDOFF_PROTOCOL_NAME, call_id: callId, status: 'invalid', error: 'TOOL_ARGUMENTS_INVALID' });
+    await appendItem(call, run, {
+      type: 'handoff',
+      protocol: HANDOFF_PROTOCOL_NAME,
+      call_id: callId,
+      status: 'invalid',
+      error: 'TOOL_ARGUMENTS_INVALID',
+    });
     return parsed.message;
   }
   run.handoffRequests.set(callId, parsed.value);

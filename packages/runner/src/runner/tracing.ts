@@ -1,4 +1,14 @@
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, isSpanContextValid, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
+import {
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  isSpanContextValid,
+  trace,
+  type Attributes,
+  type Context,
+  type Span,
+  type Tracer,
+} from '@opentelemetry/api';
 import { contextFromTraceparent, injectTraceHeaders, newTraceIds, runWithTraceContext, startSpan, tracedFetch } from '@baton/tracing';
 import { InvalidRunRequestError } from '../errors.js';
 
@@ -78,6 +88,7 @@ export function endSpan(span: Span, error?: { code: string; message: string }): 
 /** A fetch that sends the W3C headers of `context` unless the caller set its own. */
 export function fetchWithTraceHeaders(context: Context, baseFetch: typeof fetch = globalThis.fetch): typeof fetch {
   const traced = tracedFetch(baseFetch);
-  const wrapped = (input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> => runWithTraceContext(context, () => traced(input, init));
+  const wrapped = (input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> =>
+    runWithTraceContext(context, () => traced(input, init));
   return wrapped as typeof fetch;
 }

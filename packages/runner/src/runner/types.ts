@@ -9,8 +9,26 @@ import type { RunnerEventListener } from './events.js';
  */
 
 /** Who is asking, tool context, system tools and the handoff gate: the one contracts, from `@baton/manifest/contracts`. */
-import type { HandoffGate, HandoffGateRequest, HandoffGateToolResult, PreparedHandoff, RunAuth, SystemTool, ToolContext, ToolImplementation } from '@baton/manifest/contracts';
-export type { HandoffGate, HandoffGateRequest, HandoffGateToolResult, PreparedHandoff, RunAuth, SystemTool, ToolContext, ToolImplementation };
+import type {
+  HandoffGate,
+  HandoffGateRequest,
+  HandoffGateToolResult,
+  PreparedHandoff,
+  RunAuth,
+  SystemTool,
+  ToolContext,
+  ToolImplementation,
+} from '@baton/manifest/contracts';
+export type {
+  HandoffGate,
+  HandoffGateRequest,
+  HandoffGateToolResult,
+  PreparedHandoff,
+  RunAuth,
+  SystemTool,
+  ToolContext,
+  ToolImplementation,
+};
 
 /** Limits that bound every run. */
 export interface RunnerLimits {
@@ -77,6 +95,12 @@ export interface SubmitApprovalsRequest {
 }
 
 /** Sink for every model request as sent (capture, audit). */
-export type ModelRequestListener = (event: { sequence: number; agentId: string; runId: string; threadId: string; request: unknown }) => void | Promise<void>;
+export type ModelRequestListener = (event: {
+  sequence: number;
+  agentId: string;
+  runId: string;
+  threadId: string;
+  request: unknown;
+}) => void | Promise<void>;
 
 export type { RunRecord, ThreadStore, ModelProvider, GuardrailValidator };

@@ -25,16 +25,19 @@ export interface HeldLockOptions {
  * `release()` that frees the lock once however often it is called.
  */
 export function createHeldLock(options: HeldLockOptions): ThreadLock {
-  const timer = setInterval(() => {
-    options.renew().then(
-      (held) => {
-        if (!held) clearInterval(timer);
-      },
-      () => {
-        if (options.onRenewError === 'stop') clearInterval(timer);
-      },
-    );
-  }, Math.max(10, Math.floor(options.leaseMs / 3)));
+  const timer = setInterval(
+    () => {
+      options.renew().then(
+        (held) => {
+          if (!held) clearInterval(timer);
+        },
+        () => {
+          if (options.onRenewError === 'stop') clearInterval(timer);
+        },
+      );
+    },
+    Math.max(10, Math.floor(options.leaseMs / 3)),
+  );
   timer.unref();
   if (options.autoRenew === false) clearInterval(timer);
   let released = false;

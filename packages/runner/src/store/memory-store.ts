@@ -58,7 +58,8 @@ function memoryBackend(nowMs: () => number): StoreBackend & { requireRunOnThread
     return run;
   };
 
-  const takeLock = (lock: NewLock): void => void locks.set(lock.threadId, { owner: lock.owner, token: lock.token, expiresAt: nowMs() + lock.leaseMs });
+  const takeLock = (lock: NewLock): void =>
+    void locks.set(lock.threadId, { owner: lock.owner, token: lock.token, expiresAt: nowMs() + lock.leaseMs });
 
   /** Applies one write, pushing what undoes it onto `undo`. */
   const apply = (w: PreparedWrite, at: string, undo: (() => void)[]): WriteResult => {
@@ -67,7 +68,8 @@ function memoryBackend(nowMs: () => number): StoreBackend & { requireRunOnThread
         const { run } = w;
         requireThread(run.threadId);
         if (run.parentRunId !== null) requireRunOnThread(run.parentRunId, run.threadId);
-        if (runs.has(run.id)) throw new InvalidStoreInputError(`createRun violates a store constraint: run id ${JSON.stringify(run.id)} already exists`);
+        if (runs.has(run.id))
+          throw new InvalidStoreInputError(`createRun violates a store constraint: run id ${JSON.stringify(run.id)} already exists`);
         const record: RunRecord = { ...run, createdAt: at, updatedAt: at, error: null };
         runs.set(run.id, record);
         undo.push(() => runs.delete(run.id));
@@ -92,7 +94,13 @@ function memoryBackend(nowMs: () => number): StoreBackend & { requireRunOnThread
         const before = { nextSeq: entry.nextSeq, length: entry.items.length, updatedAt: entry.record.updatedAt };
         const first = entry.nextSeq;
         for (const item of w.items) {
-          entry.items.push({ seq: entry.nextSeq++, threadId: w.threadId, runId: w.runId, createdAt: at, item: JSON.parse(item) as JsonObject });
+          entry.items.push({
+            seq: entry.nextSeq++,
+            threadId: w.threadId,
+            runId: w.runId,
+            createdAt: at,
+            item: JSON.parse(item) as JsonObject,
+          });
         }
         entry.record.updatedAt = at;
         undo.push(() => {
@@ -109,7 +117,14 @@ function memoryBackend(nowMs: () => number): StoreBackend & { requireRunOnThread
         if (auditIds.has(w.id)) {
           throw new InvalidStoreInputError(`appendAudit violates a store constraint: audit id ${JSON.stringify(w.id)} already exists`);
         }
-        entry.audit.push({ id: w.id, threadId: w.threadId, runId: w.runId, kind: w.kind, createdAt: at, data: JSON.parse(w.data) as JsonObject });
+        entry.audit.push({
+          id: w.id,
+          threadId: w.threadId,
+          runId: w.runId,
+          kind: w.kind,
+          createdAt: at,
+          data: JSON.parse(w.data) as JsonObject,
+        });
         auditIds.add(w.id);
         undo.push(() => {
           entry.audit.pop();

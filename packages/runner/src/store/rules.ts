@@ -131,7 +131,6 @@ export function assertTransition(runId: string, from: RunStatus, to: RunStatus):
   }
 }
 
-
 /** An audit record's fields after validation, with `data` already encoded as JSON text. */
 export interface CheckedAuditInput {
   id: string;

@@ -164,7 +164,8 @@ function sqliteBackend(db: Database.Database, clock: () => Date): StoreBackend {
 
   // Recorded with every lock so a holder that died on this machine is seen as dead at once.
   const holderIdentity = JSON.stringify(currentProcessIdentity());
-  const takeLock = (lock: NewLock) => stmt.upsertLock.run(lock.threadId, lock.owner, lock.token, now(), nowMs() + lock.leaseMs, holderIdentity);
+  const takeLock = (lock: NewLock) =>
+    stmt.upsertLock.run(lock.threadId, lock.owner, lock.token, now(), nowMs() + lock.leaseMs, holderIdentity);
 
   /** One write inside the caller's transaction; a throw rolls the whole transaction back. */
   const apply = (w: PreparedWrite, at: string, results: boolean): WriteResult => {
@@ -220,7 +221,9 @@ function sqliteBackend(db: Database.Database, clock: () => Date): StoreBackend {
     }
   };
   // Made once: better-sqlite3 builds a wrapper per transaction() call.
-  const writeTx = db.transaction((writes: readonly PreparedWrite[], at: string, results: boolean) => writes.map((w) => apply(w, at, results)));
+  const writeTx = db.transaction((writes: readonly PreparedWrite[], at: string, results: boolean) =>
+    writes.map((w) => apply(w, at, results)),
+  );
   const createThreadTx = db.transaction((thread: NewThread, lock: NewLock | undefined) => {
     if (stmt.threadExists.get(thread.id)) throw new StoreError('STORE_THREAD_EXISTS', `thread ${JSON.stringify(thread.id)} already exists`);
     stmt.insertThread.run(thread.id, thread.at, thread.at, thread.stateJson, thread.metadataJson, thread.tenant ?? null);
@@ -229,7 +232,8 @@ function sqliteBackend(db: Database.Database, clock: () => Date): StoreBackend {
   const tryLockTx = db.transaction((lock: NewLock): LockAttempt => {
     requireThread(lock.threadId);
     const current = stmt.getLock.get(lock.threadId);
-    if (current && current.expires_at > nowMs() && !isCertainlyDead(parseProcessIdentity(current.holder))) return { acquired: false, holder: current.owner };
+    if (current && current.expires_at > nowMs() && !isCertainlyDead(parseProcessIdentity(current.holder)))
+      return { acquired: false, holder: current.owner };
     takeLock(lock);
     return { acquired: true };
   });
@@ -279,9 +283,14 @@ sqliteBackend.recover = (db: Database.Database, clock: () => Date): number =>
     .transaction(() => {
       const at = clock().getTime();
       db.prepare('DELETE FROM thread_locks WHERE expires_at <= ?').run(at);
-      const live = db.prepare<[number], { thread_id: string; token: string; holder: string | null }>('SELECT thread_id, token, holder FROM thread_locks WHERE expires_at > ?').all(at);
+      const live = db
+        .prepare<[number], { thread_id: string; token: string; holder: string | null }>(
+          'SELECT thread_id, token, holder FROM thread_locks WHERE expires_at > ?',
+        )
+        .all(at);
       for (const lock of live) {
-        if (isCertainlyDead(parseProcessIdentity(lock.holder))) db.prepare('DELETE FROM thread_locks WHERE thread_id = ? AND token = ?').run(lock.thread_id, lock.token);
+        if (isCertainlyDead(parseProcessIdentity(lock.holder)))
+          db.prepare('DELETE FROM thread_locks WHERE thread_id = ? AND token = ?').run(lock.thread_id, lock.token);
       }
       const error = JSON.stringify({ code: RUNNER_CRASHED, message: ABANDONED_RUN_MESSAGE });
       return db
@@ -385,4 +394,3 @@ function runFromRow(row: RunRow): RunRecord {
     traceId: row.trace_id,
   };
 }
-

@@ -14,7 +14,9 @@ export const MAX_PENDING_APPROVALS = 64;
 export const MAX_APPROVAL_ARGUMENTS_CHARS = 64 * 1024;
 
 /** The suspended-run methods of {@link ThreadStore}, all present. */
-export type SuspendedRunMethods = Required<Pick<ThreadStore, 'saveSuspendedRun' | 'getSuspendedRun' | 'listSuspendedRuns' | 'takeSuspendedRun'>>;
+export type SuspendedRunMethods = Required<
+  Pick<ThreadStore, 'saveSuspendedRun' | 'getSuspendedRun' | 'listSuspendedRuns' | 'takeSuspendedRun'>
+>;
 
 function describe(value: unknown): string {
   if (typeof value === 'string') return value.length > 40 ? `a string of ${value.length} characters` : JSON.stringify(value);
@@ -37,11 +39,15 @@ export function checkSuspendedRunInput(input: unknown): SaveSuspendedRunInput {
   const state = checkText(input.state, 'saveSuspendedRun state', MAX_SUSPENDED_STATE_CHARS);
   const expiresAt = checkText(input.expiresAt, 'saveSuspendedRun expiresAt', 40);
   if (Number.isNaN(Date.parse(expiresAt)) || new Date(Date.parse(expiresAt)).toISOString() !== expiresAt) {
-    throw new InvalidStoreInputError(`saveSuspendedRun expiresAt must be an ISO 8601 UTC time (Date#toISOString), got ${describe(expiresAt)}`);
+    throw new InvalidStoreInputError(
+      `saveSuspendedRun expiresAt must be an ISO 8601 UTC time (Date#toISOString), got ${describe(expiresAt)}`,
+    );
   }
   const approvals = input.approvals;
   if (!Array.isArray(approvals) || approvals.length === 0 || approvals.length > MAX_PENDING_APPROVALS) {
-    throw new InvalidStoreInputError(`saveSuspendedRun approvals must be an array of 1 to ${MAX_PENDING_APPROVALS} pending approvals, got ${Array.isArray(approvals) ? `${approvals.length} entries` : describe(approvals)}`);
+    throw new InvalidStoreInputError(
+      `saveSuspendedRun approvals must be an array of 1 to ${MAX_PENDING_APPROVALS} pending approvals, got ${Array.isArray(approvals) ? `${approvals.length} entries` : describe(approvals)}`,
+    );
   }
   const ids = new Set<string>();
   const checked = approvals.map((a: unknown, i): PendingApproval => {
@@ -54,7 +60,10 @@ export function checkSuspendedRunInput(input: unknown): SaveSuspendedRunInput {
       id,
       callId: checkId(a.callId, `${where}.callId`),
       toolName: checkId(a.toolName, `${where}.toolName`),
-      arguments: typeof a.arguments === 'string' && a.arguments.length <= MAX_APPROVAL_ARGUMENTS_CHARS ? a.arguments : checkText(a.arguments, `${where}.arguments`, MAX_APPROVAL_ARGUMENTS_CHARS),
+      arguments:
+        typeof a.arguments === 'string' && a.arguments.length <= MAX_APPROVAL_ARGUMENTS_CHARS
+          ? a.arguments
+          : checkText(a.arguments, `${where}.arguments`, MAX_APPROVAL_ARGUMENTS_CHARS),
       agentId: checkId(a.agentId, `${where}.agentId`),
     };
   });
@@ -64,7 +73,11 @@ export function checkSuspendedRunInput(input: unknown): SaveSuspendedRunInput {
 const copy = (record: SuspendedRun): SuspendedRun => ({ ...record, approvals: record.approvals.map((a) => ({ ...a })) });
 
 /** The memory store's suspended runs. `requireRunOnThread` throws the store's not-found errors. */
-export function memorySuspendedRuns(ctx: { open(what: string): void; now(): string; requireRunOnThread(runId: string, threadId: string): unknown }): SuspendedRunMethods {
+export function memorySuspendedRuns(ctx: {
+  open(what: string): void;
+  now(): string;
+  requireRunOnThread(runId: string, threadId: string): unknown;
+}): SuspendedRunMethods {
   const byRun = new Map<string, SuspendedRun>();
   return {
     async saveSuspendedRun(input) {

@@ -83,9 +83,38 @@ function prng(seed: number): () => number {
   };
 }
 
-const INVISIBLE = ['\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\u00ad', '\u202e', '\u2066', '\udb40\udc41', '\ufe0f', '\u0000', '\u001b'];
+const INVISIBLE = [
+  '\u200b',
+  '\u200c',
+  '\u200d',
+  '\u2060',
+  '\ufeff',
+  '\u00ad',
+  '\u202e',
+  '\u2066',
+  '\udb40\udc41',
+  '\ufe0f',
+  '\u0000',
+  '\u001b',
+];
 const WRONG_VALUES: unknown[] = [0, -1, 1e308, true, null, [], {}, [1, 2], { a: 1 }, '', ' ', 'x'.repeat(300)];
-const PATHS = ['/v1/runs', '/v1/threads/x', '/v1/threads/', '/v1/threads', '/healthz', '/', '/v1', '/v1/runs/x', '/v1/threads/x/y', '/v2/runs', '/%', '/v1/threads/%E0%A4%A', '/v1/threads/..%2F..%2Fetc', '/v1/runs?__proto__[x]=1', '/healthz?' + 'q'.repeat(2000)];
+const PATHS = [
+  '/v1/runs',
+  '/v1/threads/x',
+  '/v1/threads/',
+  '/v1/threads',
+  '/healthz',
+  '/',
+  '/v1',
+  '/v1/runs/x',
+  '/v1/threads/x/y',
+  '/v2/runs',
+  '/%',
+  '/v1/threads/%E0%A4%A',
+  '/v1/threads/..%2F..%2Fetc',
+  '/v1/runs?__proto__[x]=1',
+  '/healthz?' + 'q'.repeat(2000),
+];
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'];
 
 /** Builds the case generator for a target. */
@@ -113,95 +142,216 @@ function caseGenerator(target: RunnerFuzzTarget, seed: number, validRunShare: nu
 
   const kinds: Array<[number, () => FuzzCase]> = [
     [validRunShare, () => post('valid-run', JSON.stringify(valid()), { expect: [200] })],
-    [0.1, () => {
-      const text = JSON.stringify(valid());
-      // A UTF-8 byte order mark is dropped by the decoder: that body is a valid run.
-      if (rand() < 0.05) return post('malformed-json', `\ufeff${text}`, { expect: [200] });
-      const variants = [text.slice(0, int(text.length)), `${text}}`, text.replace(':', ''), '{"agent_id":', 'null', '[]', '"str"', '1', 'NaN', '{"a":1,}', text.replace('"hello"', "'hello'"), Buffer.from([0xff, 0xfe, 0x00]).toString('latin1')];
-      return post('malformed-json', pick(variants), { expect: [400] });
-    }],
-    [0.05, () => post('invalid-utf8', Buffer.concat([Buffer.from('{"agent_id":"'), Buffer.from([0xc3, 0x28, 0xa0, 0xa1, 0xf0, 0x28]), Buffer.from('","input":"x"}')]), { expect: [400] })],
+    [
+      0.1,
+      () => {
+        const text = JSON.stringify(valid());
+        // A UTF-8 byte order mark is dropped by the decoder: that body is a valid run.
+        if (rand() < 0.05) return post('malformed-json', `\ufeff${text}`, { expect: [200] });
+        const variants = [
+          text.slice(0, int(text.length)),
+          `${text}}`,
+          text.replace(':', ''),
+          '{"agent_id":',
+          'null',
+          '[]',
+          '"str"',
+          '1',
+          'NaN',
+          '{"a":1,}',
+          text.replace('"hello"', "'hello'"),
+          Buffer.from([0xff, 0xfe, 0x00]).toString('latin1'),
+        ];
+        return post('malformed-json', pick(variants), { expect: [400] });
+      },
+    ],
+    [
+      0.05,
+      () =>
+        post(
+          'invalid-utf8',
+          Buffer.concat([Buffer.from('{"agent_id":"'), Buffer.from([0xc3, 0x28, 0xa0, 0xa1, 0xf0, 0x28]), Buffer.from('","input":"x"}')]),
+          { expect: [400] },
+        ),
+    ],
     [0.015, () => post('huge-body', Buffer.alloc(1024 * 1024 + 1 + int(512 * 1024), 0x61), { expect: [413], mayDrop: true })],
-    [0.02, () => post('huge-input', JSON.stringify({ agent_id: target.agentId, input: 'y'.repeat(512 * 1024 + 1 + int(1000)) }), { expect: [400] })],
-    [0.06, () => {
-      const depth = 65 + int(rand() < 0.2 ? 50_000 : 500);
-      return post('deep-nesting', rand() < 0.5 ? nest(depth, '[', ']') : `{"agent_id":${nest(depth, '{"a":', '}')}}`, { expect: [400] });
-    }],
-    [0.06, () => {
-      const key = pick(['k', '\u200b', '__proto__', 'é']).repeat(1000 + int(rand() < 0.1 ? 300_000 : 20_000));
-      return post('long-key', JSON.stringify({ ...valid(), [key]: 1 }), { expect: [400, 413], mayDrop: true });
-    }],
-    [0.07, () => {
-      const bodies = [
-        '{"__proto__":{"polluted":true},"agent_id":"AGENT","input":"x"}',
-        '{"agent_id":"AGENT","input":"x","constructor":{"prototype":{"polluted":true}}}',
-        '{"agent_id":"AGENT","input":"x","__proto__":null}',
-        '{"__proto__":[],"agent_id":"AGENT","input":"x"}',
-        '{"agent_id":{"__proto__":{"toString":1}},"input":"x"}',
-        '{"agent_id":"AGENT","input":"x","prototype":1}',
-      ].map((b) => b.replace('AGENT', target.agentId));
-      return post('proto-keys', pick(bodies), { expect: [400] });
-    }],
-    [0.08, () => {
-      const field = pick(['agent_id', 'thread_id', 'agent_version', 'input']);
-      const body: Record<string, unknown> = { ...valid() };
-      body[field] = invisible(typeof body[field] === 'string' ? (body[field] as string) : 'thread-x');
-      // An invisible character in the input is still a valid run; elsewhere it names nothing.
-      return post('invisible-chars', JSON.stringify(body), field === 'input' ? { expect: [200] } : { expect: [400, 404] });
-    }],
-    [0.08, () => {
-      const field = pick(['agent_id', 'input', 'thread_id', 'agent_version', 'stream', 'extra']);
-      const picked = pick(WRONG_VALUES);
-      // `stream: true` is a valid (streamed) run: the wrong value for it is any non-boolean.
-      const value = field === 'stream' && typeof picked === 'boolean' ? 1 : picked;
-      // A string input of any content (even empty) is a valid run; a string elsewhere may name nothing.
-      const expect = field === 'input' && typeof value === 'string' ? [200, 400] : [400, 404];
-      return post('wrong-types', JSON.stringify({ ...valid(), [field]: value }), { expect });
-    }],
-    [0.05, () => post('unknown-agent', JSON.stringify({ agent_id: pick(['io.nobody', 'x', target.agentId.toUpperCase(), `${target.agentId}.x`, '../../etc/passwd', '*']), input: 'x' }), { expect: [400, 404] })],
-    [0.08, () =>
-      rand() < 0.5
-        ? post('victim-thread-run', JSON.stringify({ ...valid(), thread_id: target.victimThreadId }), { expect: [404] })
-        : { kind: 'victim-thread-read', method: 'GET', path: `/v1/threads/${encodeURIComponent(target.victimThreadId)}`, headers: auth, expect: [404] }],
-    [0.06, () => {
-      const ids = ['', '%00', '%20', '..', '%2e%2e', 'a'.repeat(200), 'a'.repeat(257), encodeURIComponent('\u202ethread'), `${target.victimThreadId}%20`, target.victimThreadId.toUpperCase(), encodeURIComponent(`${target.victimThreadId}\u200b`), '__proto__', 'constructor'];
-      return { kind: 'thread-read', method: 'GET', path: `/v1/threads/${pick(ids)}`, headers: auth, expect: [400, 404] };
-    }],
-    [0.05, () => {
-      const types = ['text/plain', 'application/json; charset=latin1', 'application/x-www-form-urlencoded', 'application/jsonx', '', 'application/json;charset="utf-16"', 'multipart/form-data; boundary=x'];
-      return post('content-type', JSON.stringify(valid()), { headers: { 'content-type': pick(types) }, expect: [400, 415] });
-    }],
-    [0.06, () => {
-      const headers = [{}, { authorization: 'Bearer wrong-token-0123456789' }, { authorization: `Basic ${target.token}` }, { authorization: `Bearer ${target.token}x` }, { authorization: `Bearer` }, { authorization: `Bearer ${'z'.repeat(7000)}` }, { authorization: `Bearer ${target.token.slice(0, -1)}` }];
-      const h = pick(headers) as Record<string, string | string[]>;
-      const read = rand() < 0.5;
-      return {
-        kind: 'auth',
-        method: read ? 'GET' : 'POST',
-        path: read ? `/v1/threads/${encodeURIComponent(target.victimThreadId)}` : '/v1/runs',
-        headers: { 'content-type': 'application/json', ...h },
-        ...(read ? {} : { body: Buffer.from(JSON.stringify(valid())) }),
-        expect: [400, 401],
-      };
-    }],
-    [0.03, () => post('identity-headers', JSON.stringify({ ...valid(), thread_id: target.victimThreadId }), { headers: { 'x-baton-tenant': 'victim', 'x-baton-subject': 's', 'x-baton-roles': 'admin' }, expect: [400, 404] })],
-    [0.06, () => {
-      const method = pick(METHODS);
-      const path = pick(PATHS);
-      return { kind: 'method-path', method, path, headers: json, ...(method === 'GET' || method === 'HEAD' ? {} : { body: Buffer.from('{}') }) };
-    }],
-    [0.04, () => {
-      const raws = [
-        'GARBAGE\r\n\r\n',
-        'POST /v1/runs HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello!',
-        'POST /v1/runs HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n{}\r\n0\r\n\r\n',
-        `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'h'.repeat(20_000)}\r\n\r\n`,
-        'GET /v1/threads/x HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n',
-        'GET / HTTP/9.9\r\n\r\n',
-        `GET /${'p'.repeat(70_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
-      ];
-      return { kind: 'raw-http', method: 'RAW', path: '', headers: {}, raw: Buffer.from(pick(raws), 'latin1'), mayDrop: true };
-    }],
+    [
+      0.02,
+      () =>
+        post('huge-input', JSON.stringify({ agent_id: target.agentId, input: 'y'.repeat(512 * 1024 + 1 + int(1000)) }), { expect: [400] }),
+    ],
+    [
+      0.06,
+      () => {
+        const depth = 65 + int(rand() < 0.2 ? 50_000 : 500);
+        return post('deep-nesting', rand() < 0.5 ? nest(depth, '[', ']') : `{"agent_id":${nest(depth, '{"a":', '}')}}`, { expect: [400] });
+      },
+    ],
+    [
+      0.06,
+      () => {
+        const key = pick(['k', '\u200b', '__proto__', 'é']).repeat(1000 + int(rand() < 0.1 ? 300_000 : 20_000));
+        return post('long-key', JSON.stringify({ ...valid(), [key]: 1 }), { expect: [400, 413], mayDrop: true });
+      },
+    ],
+    [
+      0.07,
+      () => {
+        const bodies = [
+          '{"__proto__":{"polluted":true},"agent_id":"AGENT","input":"x"}',
+          '{"agent_id":"AGENT","input":"x","constructor":{"prototype":{"polluted":true}}}',
+          '{"agent_id":"AGENT","input":"x","__proto__":null}',
+          '{"__proto__":[],"agent_id":"AGENT","input":"x"}',
+          '{"agent_id":{"__proto__":{"toString":1}},"input":"x"}',
+          '{"agent_id":"AGENT","input":"x","prototype":1}',
+        ].map((b) => b.replace('AGENT', target.agentId));
+        return post('proto-keys', pick(bodies), { expect: [400] });
+      },
+    ],
+    [
+      0.08,
+      () => {
+        const field = pick(['agent_id', 'thread_id', 'agent_version', 'input']);
+        const body: Record<string, unknown> = { ...valid() };
+        body[field] = invisible(typeof body[field] === 'string' ? (body[field] as string) : 'thread-x');
+        // An invisible character in the input is still a valid run; elsewhere it names nothing.
+        return post('invisible-chars', JSON.stringify(body), field === 'input' ? { expect: [200] } : { expect: [400, 404] });
+      },
+    ],
+    [
+      0.08,
+      () => {
+        const field = pick(['agent_id', 'input', 'thread_id', 'agent_version', 'stream', 'extra']);
+        const picked = pick(WRONG_VALUES);
+        // `stream: true` is a valid (streamed) run: the wrong value for it is any non-boolean.
+        const value = field === 'stream' && typeof picked === 'boolean' ? 1 : picked;
+        // A string input of any content (even empty) is a valid run; a string elsewhere may name nothing.
+        const expect = field === 'input' && typeof value === 'string' ? [200, 400] : [400, 404];
+        return post('wrong-types', JSON.stringify({ ...valid(), [field]: value }), { expect });
+      },
+    ],
+    [
+      0.05,
+      () =>
+        post(
+          'unknown-agent',
+          JSON.stringify({
+            agent_id: pick(['io.nobody', 'x', target.agentId.toUpperCase(), `${target.agentId}.x`, '../../etc/passwd', '*']),
+            input: 'x',
+          }),
+          { expect: [400, 404] },
+        ),
+    ],
+    [
+      0.08,
+      () =>
+        rand() < 0.5
+          ? post('victim-thread-run', JSON.stringify({ ...valid(), thread_id: target.victimThreadId }), { expect: [404] })
+          : {
+              kind: 'victim-thread-read',
+              method: 'GET',
+              path: `/v1/threads/${encodeURIComponent(target.victimThreadId)}`,
+              headers: auth,
+              expect: [404],
+            },
+    ],
+    [
+      0.06,
+      () => {
+        const ids = [
+          '',
+          '%00',
+          '%20',
+          '..',
+          '%2e%2e',
+          'a'.repeat(200),
+          'a'.repeat(257),
+          encodeURIComponent('\u202ethread'),
+          `${target.victimThreadId}%20`,
+          target.victimThreadId.toUpperCase(),
+          encodeURIComponent(`${target.victimThreadId}\u200b`),
+          '__proto__',
+          'constructor',
+        ];
+        return { kind: 'thread-read', method: 'GET', path: `/v1/threads/${pick(ids)}`, headers: auth, expect: [400, 404] };
+      },
+    ],
+    [
+      0.05,
+      () => {
+        const types = [
+          'text/plain',
+          'application/json; charset=latin1',
+          'application/x-www-form-urlencoded',
+          'application/jsonx',
+          '',
+          'application/json;charset="utf-16"',
+          'multipart/form-data; boundary=x',
+        ];
+        return post('content-type', JSON.stringify(valid()), { headers: { 'content-type': pick(types) }, expect: [400, 415] });
+      },
+    ],
+    [
+      0.06,
+      () => {
+        const headers = [
+          {},
+          { authorization: 'Bearer wrong-token-0123456789' },
+          { authorization: `Basic ${target.token}` },
+          { authorization: `Bearer ${target.token}x` },
+          { authorization: `Bearer` },
+          { authorization: `Bearer ${'z'.repeat(7000)}` },
+          { authorization: `Bearer ${target.token.slice(0, -1)}` },
+        ];
+        const h = pick(headers) as Record<string, string | string[]>;
+        const read = rand() < 0.5;
+        return {
+          kind: 'auth',
+          method: read ? 'GET' : 'POST',
+          path: read ? `/v1/threads/${encodeURIComponent(target.victimThreadId)}` : '/v1/runs',
+          headers: { 'content-type': 'application/json', ...h },
+          ...(read ? {} : { body: Buffer.from(JSON.stringify(valid())) }),
+          expect: [400, 401],
+        };
+      },
+    ],
+    [
+      0.03,
+      () =>
+        post('identity-headers', JSON.stringify({ ...valid(), thread_id: target.victimThreadId }), {
+          headers: { 'x-baton-tenant': 'victim', 'x-baton-subject': 's', 'x-baton-roles': 'admin' },
+          expect: [400, 404],
+        }),
+    ],
+    [
+      0.06,
+      () => {
+        const method = pick(METHODS);
+        const path = pick(PATHS);
+        return {
+          kind: 'method-path',
+          method,
+          path,
+          headers: json,
+          ...(method === 'GET' || method === 'HEAD' ? {} : { body: Buffer.from('{}') }),
+        };
+      },
+    ],
+    [
+      0.04,
+      () => {
+        const raws = [
+          'GARBAGE\r\n\r\n',
+          'POST /v1/runs HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello!',
+          'POST /v1/runs HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n{}\r\n0\r\n\r\n',
+          `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'h'.repeat(20_000)}\r\n\r\n`,
+          'GET /v1/threads/x HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n',
+          'GET / HTTP/9.9\r\n\r\n',
+          `GET /${'p'.repeat(70_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+        ];
+        return { kind: 'raw-http', method: 'RAW', path: '', headers: {}, raw: Buffer.from(pick(raws), 'latin1'), mayDrop: true };
+      },
+    ],
   ];
   const total = kinds.reduce((s, [w]) => s + w, 0);
   return () => {
@@ -233,11 +383,20 @@ function send(base: URL, c: FuzzCase, timeoutMs: number): Promise<Answer | 'hang
       }
     };
     const req = httpRequest(
-      { host: base.hostname, port: base.port, method: c.method, path: c.path, headers: { ...c.headers, ...(c.body ? { 'content-length': String(c.body.length) } : {}) }, agent },
+      {
+        host: base.hostname,
+        port: base.port,
+        method: c.method,
+        path: c.path,
+        headers: { ...c.headers, ...(c.body ? { 'content-length': String(c.body.length) } : {}) },
+        agent,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (d: Buffer) => chunks.push(d));
-        res.on('end', () => done({ status: res.statusCode ?? 0, contentType: res.headers['content-type'], body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          done({ status: res.statusCode ?? 0, contentType: res.headers['content-type'], body: Buffer.concat(chunks).toString('utf8') }),
+        );
         res.on('error', () => done('dropped'));
       },
     );
@@ -289,10 +448,12 @@ function judge(c: FuzzCase, a: Answer, target: RunnerFuzzTarget, allowed5xx: rea
   if (a.status >= 400) {
     const e = (value as { error?: { code?: unknown; message?: unknown } })?.error;
     const keys = value && typeof value === 'object' ? Object.keys(value) : [];
-    if (keys.length !== 1 || typeof e?.code !== 'string' || typeof e.message !== 'string' || e.code === '') return `status ${a.status} without { error: { code, message } }`;
+    if (keys.length !== 1 || typeof e?.code !== 'string' || typeof e.message !== 'string' || e.code === '')
+      return `status ${a.status} without { error: { code, message } }`;
     if (a.body.length > 64 * 1024) return `error answer of ${a.body.length} bytes`;
   }
-  if (c.kind === 'valid-run' && a.status === 200 && typeof (value as { thread_id?: unknown }).thread_id !== 'string') return 'a run answer without thread_id';
+  if (c.kind === 'valid-run' && a.status === 200 && typeof (value as { thread_id?: unknown }).thread_id !== 'string')
+    return 'a run answer without thread_id';
   return undefined;
 }
 
@@ -303,11 +464,22 @@ function judge(c: FuzzCase, a: Answer, target: RunnerFuzzTarget, allowed5xx: rea
  */
 export async function runRunnerFuzz(options: RunnerFuzzOptions): Promise<RunnerFuzzReport> {
   const base = new URL(options.target.url);
-  if (!['127.0.0.1', 'localhost', '[::1]'].includes(base.hostname)) throw new Error(`runRunnerFuzz fuzzes loopback services only; got ${base.hostname}`);
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(base.hostname))
+    throw new Error(`runRunnerFuzz fuzzes loopback services only; got ${base.hostname}`);
   const next = caseGenerator(options.target, options.seed, options.validRunShare ?? 0.03);
   const timeoutMs = options.timeoutMs ?? 60_000;
   const allowed5xx = options.allowed5xx ?? [];
-  const report: RunnerFuzzReport = { seed: options.seed, requests: 0, byStatus: {}, byKind: {}, serverErrors: 0, hangs: 0, dropped: 0, problems: [], problemCount: 0 };
+  const report: RunnerFuzzReport = {
+    seed: options.seed,
+    requests: 0,
+    byStatus: {},
+    byKind: {},
+    serverErrors: 0,
+    hangs: 0,
+    dropped: 0,
+    problems: [],
+    problemCount: 0,
+  };
   const problem = (kind: string, what: string) => {
     report.problemCount++;
     if (report.problems.length < 50) report.problems.push(`${kind}: ${what}`);

@@ -105,8 +105,12 @@ async function reply(state: ScriptState, request: ModelRequest): Promise<{ index
     });
   });
   // Without scripted chunks a message streams word by word, the way a hosted model sends it.
-  const chunks = turn.chunks ?? (message?.match(/\S+\s*|\s+/g) ?? []);
-  return { index, response: { usage: new Usage({ requests: 1 }), output, responseId: state.name === undefined ? `resp_scripted_${tag}` : `resp_${tag}` }, chunks };
+  const chunks = turn.chunks ?? message?.match(/\S+\s*|\s+/g) ?? [];
+  return {
+    index,
+    response: { usage: new Usage({ requests: 1 }), output, responseId: state.name === undefined ? `resp_scripted_${tag}` : `resp_${tag}` },
+    chunks,
+  };
 }
 
 function modelOf(state: ScriptState): Model {
@@ -123,7 +127,11 @@ function modelOf(state: ScriptState): Model {
       }
       yield {
         type: 'response_done',
-        response: { id: response.responseId ?? 'resp', usage: { requests: 1, inputTokens: 0, outputTokens: 0, totalTokens: 0 }, output: response.output as never },
+        response: {
+          id: response.responseId ?? 'resp',
+          usage: { requests: 1, inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+          output: response.output as never,
+        },
       };
     },
   };
@@ -149,8 +157,18 @@ export function createScriptedProvider(options: ScriptedProviderOptions): Script
         let model = models.get(name);
         if (!model) {
           const script = Object.hasOwn(options.scripts, name) ? options.scripts[name] : undefined;
-          if (!script) throw new ScriptExhaustedError(`scripted provider: no script for model '${name}' (scripts: ${Object.keys(options.scripts).join(', ') || 'none'})`);
-          model = modelOf({ name, script, latencyMs: options.latencyMs ?? 0, calls: 0, record: (r) => (requests[name] ??= []).push(r), aborted });
+          if (!script)
+            throw new ScriptExhaustedError(
+              `scripted provider: no script for model '${name}' (scripts: ${Object.keys(options.scripts).join(', ') || 'none'})`,
+            );
+          model = modelOf({
+            name,
+            script,
+            latencyMs: options.latencyMs ?? 0,
+            calls: 0,
+            record: (r) => (requests[name] ??= []).push(r),
+            aborted,
+          });
           models.set(name, model);
         }
         return model;

@@ -69,15 +69,31 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-const usageChat = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15, prompt_tokens_details: { cached_tokens: 0 }, completion_tokens_details: { reasoning_tokens: 0 } };
-const usageResponses = { input_tokens: 10, output_tokens: 5, total_tokens: 15, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } };
+const usageChat = {
+  prompt_tokens: 10,
+  completion_tokens: 5,
+  total_tokens: 15,
+  prompt_tokens_details: { cached_tokens: 0 },
+  completion_tokens_details: { reasoning_tokens: 0 },
+};
+const usageResponses = {
+  input_tokens: 10,
+  output_tokens: 5,
+  total_tokens: 15,
+  input_tokens_details: { cached_tokens: 0 },
+  output_tokens_details: { reasoning_tokens: 0 },
+};
 
 function argsText(call: ScriptedToolCall): string {
   return typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
 }
 
 function chatReply(turn: ScriptedTurn, n: number, model: string): unknown {
-  const toolCalls = (turn.toolCalls ?? []).map((c, i) => ({ id: c.id ?? `call_${n}_${i + 1}`, type: 'function', function: { name: c.name, arguments: argsText(c) } }));
+  const toolCalls = (turn.toolCalls ?? []).map((c, i) => ({
+    id: c.id ?? `call_${n}_${i + 1}`,
+    type: 'function',
+    function: { name: c.name, arguments: argsText(c) },
+  }));
   return {
     id: `chatcmpl-scripted-${n}`,
     object: 'chat.completion',
@@ -86,7 +102,12 @@ function chatReply(turn: ScriptedTurn, n: number, model: string): unknown {
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: turn.message ?? turn.chunks?.join('') ?? null, refusal: null, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) },
+        message: {
+          role: 'assistant',
+          content: turn.message ?? turn.chunks?.join('') ?? null,
+          refusal: null,
+          ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+        },
         finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
         logprobs: null,
       },
@@ -99,12 +120,35 @@ function responsesReply(turn: ScriptedTurn, n: number, model: string): Record<st
   const output: unknown[] = [];
   const message = turn.message ?? turn.chunks?.join('');
   if (message !== undefined) {
-    output.push({ id: `msg_${n}`, type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: message, annotations: [] }] });
+    output.push({
+      id: `msg_${n}`,
+      type: 'message',
+      role: 'assistant',
+      status: 'completed',
+      content: [{ type: 'output_text', text: message, annotations: [] }],
+    });
   }
   (turn.toolCalls ?? []).forEach((c, i) => {
-    output.push({ id: `fc_${n}_${i + 1}`, type: 'function_call', status: 'completed', call_id: c.id ?? `call_${n}_${i + 1}`, name: c.name, arguments: argsText(c) });
+    output.push({
+      id: `fc_${n}_${i + 1}`,
+      type: 'function_call',
+      status: 'completed',
+      call_id: c.id ?? `call_${n}_${i + 1}`,
+      name: c.name,
+      arguments: argsText(c),
+    });
   });
-  return { id: `resp_scripted_${n}`, object: 'response', created_at: 1_700_000_000 + n, status: 'completed', model, output, usage: usageResponses, error: null, incomplete_details: null };
+  return {
+    id: `resp_scripted_${n}`,
+    object: 'response',
+    created_at: 1_700_000_000 + n,
+    status: 'completed',
+    model,
+    output,
+    usage: usageResponses,
+    error: null,
+    incomplete_details: null,
+  };
 }
 
 /**
@@ -112,17 +156,24 @@ function responsesReply(turn: ScriptedTurn, n: number, model: string): Record<st
  * `response.output_item.added` and one `response.output_text.delta` per chunk (the turn's
  * `chunks`, or word by word), then `response.completed` with the whole response.
  */
-async function sendResponsesStream(res: ServerResponse, turn: ScriptedTurn, n: number, model: string, beforeChunk: ((chunk: number) => Promise<void> | void) | undefined): Promise<void> {
+async function sendResponsesStream(
+  res: ServerResponse,
+  turn: ScriptedTurn,
+  n: number,
+  model: string,
+  beforeChunk: ((chunk: number) => Promise<void> | void) | undefined,
+): Promise<void> {
   const full = responsesReply(turn, n, model);
   let sequence = 0;
-  const send = (data: Record<string, unknown>) => res.write(`event: ${String(data.type)}\ndata: ${JSON.stringify({ ...data, sequence_number: sequence++ })}\n\n`);
+  const send = (data: Record<string, unknown>) =>
+    res.write(`event: ${String(data.type)}\ndata: ${JSON.stringify({ ...data, sequence_number: sequence++ })}\n\n`);
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   send({ type: 'response.created', response: { ...full, status: 'in_progress', output: [], usage: null } });
   const message = turn.message ?? turn.chunks?.join('');
   if (message !== undefined) {
     const item = { id: `msg_${n}`, type: 'message', role: 'assistant', status: 'in_progress', content: [] };
     send({ type: 'response.output_item.added', output_index: 0, item });
-    const chunks = turn.chunks ?? (message.match(/\S+\s*|\s+/g) ?? []);
+    const chunks = turn.chunks ?? message.match(/\S+\s*|\s+/g) ?? [];
     for (const [i, delta] of chunks.entries()) {
       await beforeChunk?.(i);
       if (res.destroyed) return;
@@ -150,7 +201,8 @@ export async function startScriptedOpenAIServer(options: ScriptedOpenAIServerOpt
     const index = served++;
     if (typeof script === 'function') return script(recorded, index);
     const turn = script[index];
-    if (!turn) return { error: { status: 500, message: `scripted server: script exhausted after ${script.length} replies (request ${index + 1})` } };
+    if (!turn)
+      return { error: { status: 500, message: `scripted server: script exhausted after ${script.length} replies (request ${index + 1})` } };
     return turn;
   }
 
@@ -187,7 +239,11 @@ export async function startScriptedOpenAIServer(options: ScriptedOpenAIServerOpt
       // A slow model; the request's own abort (client gone) does not reach a plain timer, which is fine here.
       if (turn.delayMs) await new Promise((resolve) => setTimeout(resolve, turn.delayMs));
       if (turn.error) {
-        sendJson(res, turn.error.status, errorBody(turn.error.message, turn.error.status >= 500 ? 'server_error' : 'invalid_request_error'));
+        sendJson(
+          res,
+          turn.error.status,
+          errorBody(turn.error.message, turn.error.status >= 500 ? 'server_error' : 'invalid_request_error'),
+        );
         return;
       }
       if (body.stream === true) {

@@ -142,7 +142,9 @@ export function describeThreadStoreContract(name: string, factory: StoreFactory,
         await expect(store.createThread({ tenant: 'x'.repeat(201) })).rejects.toBeInstanceOf(InvalidStoreInputError);
         await expect(store.createThread({ tenant: 7 as never })).rejects.toBeInstanceOf(InvalidStoreInputError);
         // A refused duplicate never changes the owner.
-        await expect(store.createThread({ id: 'thread_named_owned', tenant: 'tenant-c' })).rejects.toMatchObject({ code: 'STORE_THREAD_EXISTS' });
+        await expect(store.createThread({ id: 'thread_named_owned', tenant: 'tenant-c' })).rejects.toMatchObject({
+          code: 'STORE_THREAD_EXISTS',
+        });
         expect((await store.getThread('thread_named_owned'))?.tenant).toBe('tenant-b');
       });
 
@@ -269,7 +271,9 @@ export function describeThreadStoreContract(name: string, factory: StoreFactory,
         await expect(store.mergeState(thread.id, { a: 1 }, { idempotencyKey: 'k'.repeat(201) })).rejects.toThrow(
           /idempotency key must be a non-empty string of at most 200 characters/,
         );
-        await expect(store.mergeState(thread.id, { a: 1 }, { idempotencyKey: 7 as never })).rejects.toMatchObject({ code: 'STORE_INVALID_INPUT' });
+        await expect(store.mergeState(thread.id, { a: 1 }, { idempotencyKey: 7 as never })).rejects.toMatchObject({
+          code: 'STORE_INVALID_INPUT',
+        });
         await expect(store.mergeState(thread.id, { a: 1 }, 'key' as never)).rejects.toThrow(/mergeState options must be an object/);
         // A failed merge records no key: the same key applies later.
         await expect(store.mergeState(thread.id, 'bad' as never, { idempotencyKey: 'k1' })).rejects.toBeInstanceOf(InvalidStoreInputError);
@@ -308,9 +312,9 @@ export function describeThreadStoreContract(name: string, factory: StoreFactory,
             { op: 'updateRun', runId: run.id, input: { status: 'in_progress' } },
           ]),
         ).rejects.toMatchObject({ code: 'STORE_RUN_FINISHED' });
-        await expect(
-          store.writeBatch([{ op: 'mergeState', threadId: thread.id, patch: { step: 5 }, idempotencyKey: '' }]),
-        ).rejects.toThrow(/idempotency key/);
+        await expect(store.writeBatch([{ op: 'mergeState', threadId: thread.id, patch: { step: 5 }, idempotencyKey: '' }])).rejects.toThrow(
+          /idempotency key/,
+        );
         expect((await store.getThread(thread.id))!.state).toEqual({ step: 1 });
         await store.writeBatch([{ op: 'mergeState', threadId: thread.id, patch: { step: 5 }, idempotencyKey: 'b2' }]);
         expect((await store.getThread(thread.id))!.state).toEqual({ step: 5 });
@@ -402,11 +406,19 @@ export function describeThreadStoreContract(name: string, factory: StoreFactory,
         if (!store.writeBatch) return;
         const thread = await store.createThread();
         await store.writeBatch([
-          { op: 'createRun', threadId: thread.id, input: { id: 'run_first', agentId: 'io.baton.a', agentVersion: '1.0.0', status: 'in_progress', traceId: 'b'.repeat(32) } },
+          {
+            op: 'createRun',
+            threadId: thread.id,
+            input: { id: 'run_first', agentId: 'io.baton.a', agentVersion: '1.0.0', status: 'in_progress', traceId: 'b'.repeat(32) },
+          },
           { op: 'appendItems', threadId: thread.id, runId: 'run_first', items: [{ n: 1 }] },
           { op: 'appendAudit', record: { threadId: thread.id, runId: 'run_first', kind: 'k', data: {} } },
           { op: 'updateRun', runId: 'run_first', input: { status: 'cancelled', error: { code: 'HANDED_OFF', message: 'm' } } },
-          { op: 'createRun', threadId: thread.id, input: { id: 'run_second', agentId: 'io.baton.b', agentVersion: '1.0.0', parentRunId: 'run_first', status: 'in_progress' } },
+          {
+            op: 'createRun',
+            threadId: thread.id,
+            input: { id: 'run_second', agentId: 'io.baton.b', agentVersion: '1.0.0', parentRunId: 'run_first', status: 'in_progress' },
+          },
           { op: 'updateRun', runId: 'run_second', input: { status: 'completed' } },
         ]);
         expect((await store.listRuns(thread.id)).map((r) => [r.id, r.status, r.parentRunId, r.traceId])).toEqual([
@@ -427,7 +439,9 @@ export function describeThreadStoreContract(name: string, factory: StoreFactory,
           ]),
         ).rejects.toThrow(/already exists/);
         await expect(
-          store.writeBatch([{ op: 'createRun', threadId: other.id, input: { id: 'run_y', agentId: 'a', agentVersion: '1', parentRunId: 'run_first' } }]),
+          store.writeBatch([
+            { op: 'createRun', threadId: other.id, input: { id: 'run_y', agentId: 'a', agentVersion: '1', parentRunId: 'run_first' } },
+          ]),
         ).rejects.toBeInstanceOf(RunNotFoundError);
         await expect(
           store.writeBatch([
@@ -447,7 +461,9 @@ export function describeThreadStoreContract(name: string, factory: StoreFactory,
         const thread = await store.createThread();
         const named = await store.createRun(thread.id, { id: 'run_named', agentId: 'a', agentVersion: '1' });
         expect(named.id).toBe('run_named');
-        await expect(store.createRun(thread.id, { id: 'run_named', agentId: 'a', agentVersion: '1' })).rejects.toBeInstanceOf(InvalidStoreInputError);
+        await expect(store.createRun(thread.id, { id: 'run_named', agentId: 'a', agentVersion: '1' })).rejects.toBeInstanceOf(
+          InvalidStoreInputError,
+        );
         for (const bad of [
           { parentRunId: 42 },
           { parentRunId: 'x'.repeat(201) },
@@ -456,14 +472,19 @@ export function describeThreadStoreContract(name: string, factory: StoreFactory,
           { traceId: {} },
           { id: '' },
         ]) {
-          await expect(store.createRun(thread.id, { agentId: 'a', agentVersion: '1', ...(bad as object) })).rejects.toBeInstanceOf(InvalidStoreInputError);
+          await expect(store.createRun(thread.id, { agentId: 'a', agentVersion: '1', ...(bad as object) })).rejects.toBeInstanceOf(
+            InvalidStoreInputError,
+          );
         }
         expect((await store.listRuns(thread.id)).map((r) => r.id)).toEqual(['run_named']);
       });
 
       it('creates a thread and takes its lock in one step', async () => {
         if (!store.createLockedThread) return;
-        const { thread, lock } = await store.createLockedThread({ id: 'thread_locked', state: { a: 1 }, tenant: 't1' }, { owner: 'first', leaseMs: 60_000 });
+        const { thread, lock } = await store.createLockedThread(
+          { id: 'thread_locked', state: { a: 1 }, tenant: 't1' },
+          { owner: 'first', leaseMs: 60_000 },
+        );
         expect(thread).toMatchObject({ id: 'thread_locked', state: { a: 1 }, tenant: 't1' });
         expect(await store.getThread('thread_locked')).toEqual(thread);
         await expect(store.acquireThreadLock('thread_locked', { owner: 'second', waitMs: 0 })).rejects.toBeInstanceOf(ThreadBusyError);
@@ -471,7 +492,9 @@ export function describeThreadStoreContract(name: string, factory: StoreFactory,
         const second = await store.acquireThreadLock('thread_locked', { owner: 'second', waitMs: 0 });
         await second.release();
         // An existing id creates nothing and takes no lock; bad lock options create no thread.
-        await expect(store.createLockedThread({ id: 'thread_locked' }, { owner: 'third' })).rejects.toMatchObject({ code: 'STORE_THREAD_EXISTS' });
+        await expect(store.createLockedThread({ id: 'thread_locked' }, { owner: 'third' })).rejects.toMatchObject({
+          code: 'STORE_THREAD_EXISTS',
+        });
         await (await store.acquireThreadLock('thread_locked', { owner: 'fourth', waitMs: 0 })).release();
         await expect(store.createLockedThread({ id: 'thread_nolock' }, { owner: '' })).rejects.toBeInstanceOf(InvalidStoreInputError);
         expect(await store.getThread('thread_nolock')).toBeUndefined();
@@ -483,7 +506,12 @@ export function describeThreadStoreContract(name: string, factory: StoreFactory,
         const thread = await store.createThread();
         const first = await store.createRun(thread.id, { agentId: 'io.baton.a', agentVersion: '1.0.0', traceId: 'a'.repeat(32) });
         expect(first).toMatchObject({ threadId: thread.id, status: 'queued', parentRunId: null, error: null, traceId: 'a'.repeat(32) });
-        const second = await store.createRun(thread.id, { agentId: 'io.baton.b', agentVersion: '2.0.0', parentRunId: first.id, status: 'in_progress' });
+        const second = await store.createRun(thread.id, {
+          agentId: 'io.baton.b',
+          agentVersion: '2.0.0',
+          parentRunId: first.id,
+          status: 'in_progress',
+        });
         clock.advance(1000);
         const cancelled = await store.updateRun(first.id, { status: 'cancelled', error: { code: 'HANDED_OFF', message: 'handed off' } });
         expect(cancelled).toMatchObject({ status: 'cancelled', error: { code: 'HANDED_OFF', message: 'handed off' } });
@@ -511,8 +539,12 @@ export function describeThreadStoreContract(name: string, factory: StoreFactory,
         const other = await store.createThread();
         const foreign = await store.createRun(other.id, { agentId: 'a', agentVersion: '1' });
         await expect(store.createRun('thread_missing', { agentId: 'a', agentVersion: '1' })).rejects.toBeInstanceOf(ThreadNotFoundError);
-        await expect(store.createRun(thread.id, { agentId: 'a', agentVersion: '1', parentRunId: foreign.id })).rejects.toBeInstanceOf(RunNotFoundError);
-        await expect(store.createRun(thread.id, { agentId: 'a', agentVersion: '1', status: 'running' as never })).rejects.toThrow(/run status must be one of/);
+        await expect(store.createRun(thread.id, { agentId: 'a', agentVersion: '1', parentRunId: foreign.id })).rejects.toBeInstanceOf(
+          RunNotFoundError,
+        );
+        await expect(store.createRun(thread.id, { agentId: 'a', agentVersion: '1', status: 'running' as never })).rejects.toThrow(
+          /run status must be one of/,
+        );
         await expect(store.updateRun('run_missing', { status: 'failed' })).rejects.toBeInstanceOf(RunNotFoundError);
         await expect(store.updateRun(foreign.id, { error: { code: 1 } as never })).rejects.toBeInstanceOf(InvalidStoreInputError);
         expect(await store.getRun('run_missing')).toBeUndefined();
@@ -526,7 +558,10 @@ export function describeThreadStoreContract(name: string, factory: StoreFactory,
         const b = await store.createThread();
         const runA = await store.createRun(a.id, { agentId: 'a', agentVersion: '1' });
         const runB = await store.createRun(b.id, { agentId: 'b', agentVersion: '1' });
-        const first = await store.appendItems(a.id, runA.id, [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'yo' }]);
+        const first = await store.appendItems(a.id, runA.id, [
+          { role: 'user', content: 'hi' },
+          { role: 'assistant', content: 'yo' },
+        ]);
         await store.appendItems(b.id, runB.id, [{ role: 'user', content: 'other' }]);
         const second = await store.appendItems(a.id, runA.id, [{ type: 'function_call', name: 't', arguments: [] }]);
         expect(first.map((i) => i.seq)).toEqual([1, 2]);
@@ -569,9 +604,15 @@ export function describeThreadStoreContract(name: string, factory: StoreFactory,
         const second = await store.appendAudit({ id: 'audit_fixed', threadId: thread.id, runId: null, kind: 'guardrail', data: {} });
         expect(first.id).toMatch(/^audit_/);
         expect(await store.listAudit(thread.id)).toEqual([first, second]);
-        await expect(store.appendAudit({ id: 'audit_fixed', threadId: thread.id, runId: null, kind: 'x', data: {} })).rejects.toBeInstanceOf(StoreError);
-        await expect(store.appendAudit({ threadId: 'thread_missing', runId: null, kind: 'x', data: {} })).rejects.toBeInstanceOf(ThreadNotFoundError);
-        await expect(store.appendAudit({ threadId: thread.id, runId: 'run_missing', kind: 'x', data: {} })).rejects.toBeInstanceOf(RunNotFoundError);
+        await expect(
+          store.appendAudit({ id: 'audit_fixed', threadId: thread.id, runId: null, kind: 'x', data: {} }),
+        ).rejects.toBeInstanceOf(StoreError);
+        await expect(store.appendAudit({ threadId: 'thread_missing', runId: null, kind: 'x', data: {} })).rejects.toBeInstanceOf(
+          ThreadNotFoundError,
+        );
+        await expect(store.appendAudit({ threadId: thread.id, runId: 'run_missing', kind: 'x', data: {} })).rejects.toBeInstanceOf(
+          RunNotFoundError,
+        );
         expect(await store.listAudit(thread.id)).toEqual([first, second]);
       });
     });
@@ -766,7 +807,13 @@ export function describeThreadStoreContract(name: string, factory: StoreFactory,
     });
 
     describe('suspended runs (resumable approvals)', () => {
-      const approval = (id: string, callId = `call_${id}`) => ({ id, callId, toolName: 'refund', arguments: '{"amount":5}', agentId: 'io.baton.a' });
+      const approval = (id: string, callId = `call_${id}`) => ({
+        id,
+        callId,
+        toolName: 'refund',
+        arguments: '{"amount":5}',
+        agentId: 'io.baton.a',
+      });
       const suspend = async () => {
         const thread = await store.createThread();
         const run = await store.createRun(thread.id, { agentId: 'io.baton.a', agentVersion: '1', status: 'requires_action' });
@@ -777,7 +824,13 @@ export function describeThreadStoreContract(name: string, factory: StoreFactory,
         if (!store.saveSuspendedRun || !store.getSuspendedRun || !store.listSuspendedRuns) return;
         const { thread, run } = await suspend();
         const expiresAt = new Date(clock.now().getTime() + 60_000).toISOString();
-        const saved = await store.saveSuspendedRun({ runId: run.id, threadId: thread.id, state: '{"s":1}', approvals: [approval('appr_1'), approval('appr_2')], expiresAt });
+        const saved = await store.saveSuspendedRun({
+          runId: run.id,
+          threadId: thread.id,
+          state: '{"s":1}',
+          approvals: [approval('appr_1'), approval('appr_2')],
+          expiresAt,
+        });
         expect(saved).toMatchObject({ runId: run.id, threadId: thread.id, state: '{"s":1}', expiresAt });
         expect(saved.createdAt).toBe(clock.now().toISOString());
         expect(await store.getSuspendedRun(run.id)).toEqual(saved);
@@ -785,19 +838,35 @@ export function describeThreadStoreContract(name: string, factory: StoreFactory,
         expect(await store.listSuspendedRuns('thread_unknown')).toEqual([]);
         expect(await store.getSuspendedRun('run_unknown')).toBeUndefined();
         // Saving again (the resumed run paused a second time) replaces the record.
-        const again = await store.saveSuspendedRun({ runId: run.id, threadId: thread.id, state: '{"s":2}', approvals: [approval('appr_3')], expiresAt });
+        const again = await store.saveSuspendedRun({
+          runId: run.id,
+          threadId: thread.id,
+          state: '{"s":2}',
+          approvals: [approval('appr_3')],
+          expiresAt,
+        });
         expect(await store.getSuspendedRun(run.id)).toEqual(again);
         expect(await store.listSuspendedRuns(thread.id)).toHaveLength(1);
         // Not the run's thread, or no such run.
         const other = await store.createThread();
-        await expect(store.saveSuspendedRun({ runId: run.id, threadId: other.id, state: 's', approvals: [approval('appr_4')], expiresAt })).rejects.toMatchObject({ code: 'STORE_RUN_NOT_FOUND' });
-        await expect(store.saveSuspendedRun({ runId: 'run_unknown', threadId: thread.id, state: 's', approvals: [approval('appr_4')], expiresAt })).rejects.toMatchObject({ code: 'STORE_RUN_NOT_FOUND' });
+        await expect(
+          store.saveSuspendedRun({ runId: run.id, threadId: other.id, state: 's', approvals: [approval('appr_4')], expiresAt }),
+        ).rejects.toMatchObject({ code: 'STORE_RUN_NOT_FOUND' });
+        await expect(
+          store.saveSuspendedRun({ runId: 'run_unknown', threadId: thread.id, state: 's', approvals: [approval('appr_4')], expiresAt }),
+        ).rejects.toMatchObject({ code: 'STORE_RUN_NOT_FOUND' });
       });
 
       it('hands a suspended run to exactly one of several concurrent takers', async () => {
         if (!store.saveSuspendedRun || !store.takeSuspendedRun || !store.getSuspendedRun) return;
         const { thread, run } = await suspend();
-        const saved = await store.saveSuspendedRun({ runId: run.id, threadId: thread.id, state: 'x', approvals: [approval('appr_1')], expiresAt: clock.now().toISOString() });
+        const saved = await store.saveSuspendedRun({
+          runId: run.id,
+          threadId: thread.id,
+          state: 'x',
+          approvals: [approval('appr_1')],
+          expiresAt: clock.now().toISOString(),
+        });
         const taken = await Promise.all([1, 2, 3, 4, 5].map(() => store.takeSuspendedRun!(run.id)));
         const winners = taken.filter((t) => t !== undefined);
         expect(winners).toHaveLength(1);
@@ -809,9 +878,18 @@ export function describeThreadStoreContract(name: string, factory: StoreFactory,
       it('refuses malformed suspended runs, naming the field', async () => {
         if (!store.saveSuspendedRun) return;
         const { thread, run } = await suspend();
-        const base = { runId: run.id, threadId: thread.id, state: 'x', approvals: [approval('appr_1')], expiresAt: clock.now().toISOString() };
+        const base = {
+          runId: run.id,
+          threadId: thread.id,
+          state: 'x',
+          approvals: [approval('appr_1')],
+          expiresAt: clock.now().toISOString(),
+        };
         const refused = async (input: unknown, message: RegExp) => {
-          const error = await store.saveSuspendedRun!(input as never).then(() => undefined, (e: unknown) => e);
+          const error = await store.saveSuspendedRun!(input as never).then(
+            () => undefined,
+            (e: unknown) => e,
+          );
           expect(error).toBeInstanceOf(InvalidStoreInputError);
           expect((error as Error).message).toMatch(message);
         };
@@ -819,7 +897,10 @@ export function describeThreadStoreContract(name: string, factory: StoreFactory,
         await refused({ ...base, approvals: [approval('appr_1'), approval('appr_1')] }, /approvals\[1\]\.id "appr_1" is used twice/);
         await refused({ ...base, approvals: [{ ...approval('appr_1'), callId: 'c'.repeat(201) }] }, /approvals\[0\]\.callId/);
         await refused({ ...base, state: '' }, /state must be a non-empty string/);
-        await refused({ ...base, state: 'x'.repeat(4 * 1024 * 1024 + 1) }, /state must be a non-empty string of at most 4194304 characters/);
+        await refused(
+          { ...base, state: 'x'.repeat(4 * 1024 * 1024 + 1) },
+          /state must be a non-empty string of at most 4194304 characters/,
+        );
         await refused({ ...base, expiresAt: 'tomorrow' }, /expiresAt must be an ISO 8601/);
         await refused({ ...base, approvals: [{ ...approval('appr_1'), arguments: 7 }] }, /approvals\[0\]\.arguments/);
         if (store.getSuspendedRun) expect(await store.getSuspendedRun(run.id)).toBeUndefined();

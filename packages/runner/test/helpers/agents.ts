@@ -37,5 +37,8 @@ export function registry(manifests: AgentManifestLike[], batonYml?: string): Age
     if (!parsed.ok) throw new Error(parsed.problems.map((p) => `${p.line}:${p.col} ${p.message}`).join('\n'));
     deployment = parsed.value;
   }
-  return createAgentRegistry({ agents: manifests.map((m) => ({ manifest: m, source: `${m.id}.agent.yml` })), ...(deployment ? { deployment } : {}) });
+  return createAgentRegistry({
+    agents: manifests.map((m) => ({ manifest: m, source: `${m.id}.agent.yml` })),
+    ...(deployment ? { deployment } : {}),
+  });
 }

@@ -91,7 +91,10 @@ interface Service {
   close(): Promise<void>;
 }
 
-async function startService(file: string, options: { stateSecret?: string; clockStart?: number; onEvent?: (event: RunnerEvent) => void } = {}): Promise<Service> {
+async function startService(
+  file: string,
+  options: { stateSecret?: string; clockStart?: number; onEvent?: (event: RunnerEvent) => void } = {},
+): Promise<Service> {
   let now = options.clockStart ?? Date.parse('2026-06-01T00:00:00.000Z');
   const store = createSqliteThreadStore({ file });
   const refunds: Service['refunds'] = [];
@@ -125,7 +128,13 @@ async function startService(file: string, options: { stateSecret?: string; clock
 }
 
 type Json = Record<string, unknown> & { error?: { code: string; message: string } };
-async function call(url: string, token: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; body: Json }> {
+async function call(
+  url: string,
+  token: string,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: Json }> {
   const res = await fetch(`${url}${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
@@ -148,7 +157,11 @@ async function startPausedRun(s: Service, token = TOKEN_A): Promise<Paused> {
   expect(action.type).toBe('submit_approvals');
   expect(action.run_id).toBe(res.body.run_id);
   expect(action.approvals).toHaveLength(1);
-  expect(action.approvals[0]).toMatchObject({ tool_name: 'refund_payment', agent_id: AGENT, arguments: '{"order_id":"ORD-1","amount":25}' });
+  expect(action.approvals[0]).toMatchObject({
+    tool_name: 'refund_payment',
+    agent_id: AGENT,
+    arguments: '{"order_id":"ORD-1","amount":25}',
+  });
   expect(action.approvals[0]!.id).toMatch(/^appr_[0-9a-f]{24}$/);
   return { threadId: res.body.thread_id as string, runId: action.run_id, approvalId: action.approvals[0]!.id! };
 }
@@ -179,13 +192,20 @@ describe('resumable approvals over HTTP', () => {
     expect(pending).toHaveLength(1);
     expect(pending[0]!.run_id).toBe(paused.runId);
     expect(pending[0]!.approvals.map((a) => a.id)).toEqual([paused.approvalId]);
-    const pausedRun = (thread.body.runs as Array<{ run_id: string; status: string; required_action?: unknown }>).find((r) => r.run_id === paused.runId);
+    const pausedRun = (thread.body.runs as Array<{ run_id: string; status: string; required_action?: unknown }>).find(
+      (r) => r.run_id === paused.runId,
+    );
     expect(pausedRun?.status).toBe('requires_action');
     expect(pausedRun?.required_action).toEqual(pending[0]);
 
     const done = await call(s.url, TOKEN_A, 'POST', approvalsPath(paused.runId), { decisions: [{ id: paused.approvalId, approve: true }] });
     expect(done.status).toBe(200);
-    expect(done.body).toMatchObject({ status: 'completed', run_id: paused.runId, thread_id: paused.threadId, response: 'After the refund step: refunded 25 on ORD-1' });
+    expect(done.body).toMatchObject({
+      status: 'completed',
+      run_id: paused.runId,
+      thread_id: paused.threadId,
+      response: 'After the refund step: refunded 25 on ORD-1',
+    });
     expect(s.refunds).toEqual([{ arguments: { order_id: 'ORD-1', amount: 25 }, approval: { id: paused.approvalId, approved: true } }]);
 
     const after = await call(s.url, TOKEN_A, 'GET', `/v1/threads/${paused.threadId}`);
@@ -193,13 +213,23 @@ describe('resumable approvals over HTTP', () => {
     expect((after.body.runs as Array<Record<string, unknown>>).some((r) => 'required_action' in r)).toBe(false);
     expect((after.body.runs as Array<{ run_id: string; status: string }>).find((r) => r.run_id === paused.runId)?.status).toBe('completed');
     const items = (after.body.items as Array<{ item: Record<string, unknown> }>).map((i) => i.item);
-    expect(items).toContainEqual(expect.objectContaining({ type: 'approval', approval_id: paused.approvalId, decision: 'approved', name: 'refund_payment' }));
-    expect(items).toContainEqual(expect.objectContaining({ type: 'function_call_output', name: 'refund_payment', output: 'refunded 25 on ORD-1' }));
+    expect(items).toContainEqual(
+      expect.objectContaining({ type: 'approval', approval_id: paused.approvalId, decision: 'approved', name: 'refund_payment' }),
+    );
+    expect(items).toContainEqual(
+      expect.objectContaining({ type: 'function_call_output', name: 'refund_payment', output: 'refunded 25 on ORD-1' }),
+    );
     const audit = await s.store.listAudit(paused.threadId);
-    expect(audit.find((a) => a.kind === 'approval_decision')?.data).toMatchObject({ approval_id: paused.approvalId, decision: 'approved', decided_by: 'alice' });
+    expect(audit.find((a) => a.kind === 'approval_decision')?.data).toMatchObject({
+      approval_id: paused.approvalId,
+      decision: 'approved',
+      decided_by: 'alice',
+    });
 
     // Decided: a second decision is a conflict, and a new run on the thread is allowed again.
-    const again = await call(s.url, TOKEN_A, 'POST', approvalsPath(paused.runId), { decisions: [{ id: paused.approvalId, approve: true }] });
+    const again = await call(s.url, TOKEN_A, 'POST', approvalsPath(paused.runId), {
+      decisions: [{ id: paused.approvalId, approve: true }],
+    });
     expect(again.status).toBe(409);
     expect(again.body.error?.code).toBe('APPROVAL_CONFLICT');
     const next = await call(s.url, TOKEN_A, 'POST', '/v1/runs', { agent_id: AGENT, input: 'another', thread_id: paused.threadId });
@@ -239,21 +269,29 @@ describe('resumable approvals over HTTP', () => {
     const names = frames.map((f) => f.event);
     expect(names.indexOf('approval_required')).toBeLessThan(names.lastIndexOf('run_end'));
 
-    const decided = await call(s.url, TOKEN_A, 'POST', approvalsPath(action.run_id), { decisions: [{ id: action.approvals[0]!.id, approve: true }] });
+    const decided = await call(s.url, TOKEN_A, 'POST', approvalsPath(action.run_id), {
+      decisions: [{ id: action.approvals[0]!.id, approve: true }],
+    });
     expect(decided.body.status).toBe('completed');
-    expect(everyRun.filter((e) => e.type === 'approval_decided')).toEqual([{ type: 'approval_decided', run_id: action.run_id, id: action.approvals[0]!.id, approved: true }]);
+    expect(everyRun.filter((e) => e.type === 'approval_decided')).toEqual([
+      { type: 'approval_decided', run_id: action.run_id, id: action.approvals[0]!.id, approved: true },
+    ]);
     expect(s.refunds).toHaveLength(1);
   });
 
   it('sends a rejection to the model as the tool result, never runs the tool, and the run goes on', async () => {
     s = await startService(freshFile());
     const paused = await startPausedRun(s);
-    const done = await call(s.url, TOKEN_A, 'POST', approvalsPath(paused.runId), { decisions: [{ id: paused.approvalId, approve: false, reason: 'Refunds over 20 need a manager.' }] });
+    const done = await call(s.url, TOKEN_A, 'POST', approvalsPath(paused.runId), {
+      decisions: [{ id: paused.approvalId, approve: false, reason: 'Refunds over 20 need a manager.' }],
+    });
     expect(done.status).toBe(200);
     expect(done.body).toMatchObject({ status: 'completed', response: 'After the refund step: Refunds over 20 need a manager.' });
     expect(s.refunds).toHaveLength(0);
     const items = (await s.store.listItems(paused.threadId)).map((i) => i.item);
-    expect(items).toContainEqual(expect.objectContaining({ type: 'approval', decision: 'rejected', reason: 'Refunds over 20 need a manager.' }));
+    expect(items).toContainEqual(
+      expect.objectContaining({ type: 'approval', decision: 'rejected', reason: 'Refunds over 20 need a manager.' }),
+    );
     expect(items.some((i) => i.type === 'function_call' && i.name === 'refund_payment')).toBe(false);
   });
 
@@ -266,22 +304,69 @@ describe('resumable approvals over HTTP', () => {
       expect(res.body.error?.code).toBe(code);
       expect(res.body.error?.message).toMatch(message);
     };
-    await bad({ decisions: [{ id: 'appr_nope', approve: true }] }, 400, 'APPROVAL_INVALID', /decisions\[0\]\.id "appr_nope" is not a pending approval/);
-    await bad({ decisions: [{ id: paused.approvalId, approve: 'yes' }] }, 400, 'APPROVAL_INVALID', /decisions\[0\]\.approve must be true or false/);
-    await bad({ decisions: [{ id: paused.approvalId, approve: true, __proto__: { x: 1 }, extra: 1 }] }, 400, 'APPROVAL_INVALID', /decisions\[0\] has unknown field "extra"/);
-    await bad({ decisions: [{ id: paused.approvalId, approve: true, reason: 'fine' }] }, 400, 'APPROVAL_INVALID', /decisions\[0\]\.reason is only for a rejection/);
-    await bad({ decisions: [{ id: paused.approvalId, approve: false, reason: 'x'.repeat(1001) }] }, 400, 'APPROVAL_INVALID', /decisions\[0\]\.reason must be a non-blank string of at most 1000/);
-    await bad({ decisions: [{ id: paused.approvalId, approve: true }, { id: paused.approvalId, approve: false }] }, 400, 'APPROVAL_INVALID', /2 entries but the run waits for 1/);
+    await bad(
+      { decisions: [{ id: 'appr_nope', approve: true }] },
+      400,
+      'APPROVAL_INVALID',
+      /decisions\[0\]\.id "appr_nope" is not a pending approval/,
+    );
+    await bad(
+      { decisions: [{ id: paused.approvalId, approve: 'yes' }] },
+      400,
+      'APPROVAL_INVALID',
+      /decisions\[0\]\.approve must be true or false/,
+    );
+    await bad(
+      { decisions: [{ id: paused.approvalId, approve: true, __proto__: { x: 1 }, extra: 1 }] },
+      400,
+      'APPROVAL_INVALID',
+      /decisions\[0\] has unknown field "extra"/,
+    );
+    await bad(
+      { decisions: [{ id: paused.approvalId, approve: true, reason: 'fine' }] },
+      400,
+      'APPROVAL_INVALID',
+      /decisions\[0\]\.reason is only for a rejection/,
+    );
+    await bad(
+      { decisions: [{ id: paused.approvalId, approve: false, reason: 'x'.repeat(1001) }] },
+      400,
+      'APPROVAL_INVALID',
+      /decisions\[0\]\.reason must be a non-blank string of at most 1000/,
+    );
+    await bad(
+      {
+        decisions: [
+          { id: paused.approvalId, approve: true },
+          { id: paused.approvalId, approve: false },
+        ],
+      },
+      400,
+      'APPROVAL_INVALID',
+      /2 entries but the run waits for 1/,
+    );
     await bad({ decisions: [] }, 400, 'APPROVAL_INVALID', /must not be empty/);
     await bad({ decisions: 'approve' }, 400, 'APPROVAL_INVALID', /decisions must be an array/);
     await bad({ decisions: [], approve_all: true }, 400, 'APPROVAL_INVALID', /unknown field "approve_all"/);
     await bad([1], 400, 'APPROVAL_INVALID', /must be a JSON object/);
-    await bad(`{"decisions":[{"id":"${paused.approvalId}","approve":true,"__proto__":{"approve":false}}]}`, 400, 'APPROVAL_INVALID', /decisions\[0\] has unknown field "__proto__"/);
+    await bad(
+      `{"decisions":[{"id":"${paused.approvalId}","approve":true,"__proto__":{"approve":false}}]}`,
+      400,
+      'APPROVAL_INVALID',
+      /decisions\[0\] has unknown field "__proto__"/,
+    );
     await bad({ decisions: [{ id: `${paused.approvalId}\u200b`, approve: true }] }, 400, 'APPROVAL_INVALID', /is not a pending approval/);
-    await bad({ decisions: [{ id: 'x'.repeat(201), approve: true }] }, 400, 'APPROVAL_INVALID', /decisions\[0\]\.id must be a pending approval id, got a string of 201 characters/);
+    await bad(
+      { decisions: [{ id: 'x'.repeat(201), approve: true }] },
+      400,
+      'APPROVAL_INVALID',
+      /decisions\[0\]\.id must be a pending approval id, got a string of 201 characters/,
+    );
     await bad('{"decisions": [', 400, 'invalid_json', /not valid JSON/);
     await bad(`{"decisions":${'['.repeat(100)}${']'.repeat(100)}}`, 400, 'json_too_deep', /deeper than 64/);
-    const unknownRun = await call(s.url, TOKEN_A, 'POST', approvalsPath('run_missing'), { decisions: [{ id: paused.approvalId, approve: true }] });
+    const unknownRun = await call(s.url, TOKEN_A, 'POST', approvalsPath('run_missing'), {
+      decisions: [{ id: paused.approvalId, approve: true }],
+    });
     expect(unknownRun.status).toBe(404);
     expect(unknownRun.body.error?.code).toBe('APPROVAL_RUN_NOT_FOUND');
 
@@ -322,7 +407,9 @@ describe('resumable approvals over HTTP', () => {
     expect(late.body.error?.message).toMatch(/waited for approval until 2026-06-01T00:10:00\.000Z/);
     expect(s.refunds).toHaveLength(0);
     expect(await s.store.getRun(paused.runId)).toMatchObject({ status: 'expired', error: { code: 'APPROVAL_EXPIRED' } });
-    const later = await call(s.url, TOKEN_A, 'POST', approvalsPath(paused.runId), { decisions: [{ id: paused.approvalId, approve: true }] });
+    const later = await call(s.url, TOKEN_A, 'POST', approvalsPath(paused.runId), {
+      decisions: [{ id: paused.approvalId, approve: true }],
+    });
     expect(later.status).toBe(410);
     const thread = await call(s.url, TOKEN_A, 'GET', `/v1/threads/${paused.threadId}`);
     expect(thread.body.pending_approvals).toEqual([]);
@@ -345,7 +432,10 @@ describe('resumable approvals over HTTP', () => {
     s = await startService(freshFile());
     const paused = await startPausedRun(s);
     const body = { decisions: [{ id: paused.approvalId, approve: true }] };
-    const [a, b] = await Promise.all([call(s.url, TOKEN_A, 'POST', approvalsPath(paused.runId), body), call(s.url, TOKEN_A2, 'POST', approvalsPath(paused.runId), body)]);
+    const [a, b] = await Promise.all([
+      call(s.url, TOKEN_A, 'POST', approvalsPath(paused.runId), body),
+      call(s.url, TOKEN_A2, 'POST', approvalsPath(paused.runId), body),
+    ]);
     const statuses = [a.status, b.status].sort();
     expect(statuses).toEqual([200, 409]);
     const loser = a.status === 409 ? a : b;
@@ -359,14 +449,20 @@ describe('resumable approvals over HTTP', () => {
     const paused = await startPausedRun(s);
     const seen = await call(s.url, TOKEN_B, 'GET', `/v1/threads/${paused.threadId}`);
     expect(seen.status).toBe(404);
-    const decided = await call(s.url, TOKEN_B, 'POST', approvalsPath(paused.runId), { decisions: [{ id: paused.approvalId, approve: true }] });
+    const decided = await call(s.url, TOKEN_B, 'POST', approvalsPath(paused.runId), {
+      decisions: [{ id: paused.approvalId, approve: true }],
+    });
     expect(decided.status).toBe(404);
     expect(decided.body.error?.code).toBe('APPROVAL_RUN_NOT_FOUND');
     // The same answer as a run that does not exist (no existence oracle).
-    const missing = await call(s.url, TOKEN_B, 'POST', approvalsPath('run_does_not_exist'), { decisions: [{ id: paused.approvalId, approve: true }] });
+    const missing = await call(s.url, TOKEN_B, 'POST', approvalsPath('run_does_not_exist'), {
+      decisions: [{ id: paused.approvalId, approve: true }],
+    });
     expect(missing.body.error?.message.replace('run_does_not_exist', paused.runId)).toBe(decided.body.error?.message);
     expect(s.refunds).toHaveLength(0);
-    const owner = await call(s.url, TOKEN_A, 'POST', approvalsPath(paused.runId), { decisions: [{ id: paused.approvalId, approve: true }] });
+    const owner = await call(s.url, TOKEN_A, 'POST', approvalsPath(paused.runId), {
+      decisions: [{ id: paused.approvalId, approve: true }],
+    });
     expect(owner.body.status).toBe('completed');
   });
 
@@ -378,7 +474,10 @@ describe('resumable approvals over HTTP', () => {
     const db = new Database(file);
     const row = db.prepare('SELECT state FROM suspended_runs WHERE run_id = ?').get(paused.runId) as { state: string };
     expect(row.state).toContain('\\"amount\\":25');
-    db.prepare('UPDATE suspended_runs SET state = ? WHERE run_id = ?').run(row.state.replace('\\"amount\\":25', '\\"amount\\":9999'), paused.runId);
+    db.prepare('UPDATE suspended_runs SET state = ? WHERE run_id = ?').run(
+      row.state.replace('\\"amount\\":25', '\\"amount\\":9999'),
+      paused.runId,
+    );
     db.close();
     const res = await call(s.url, TOKEN_A, 'POST', approvalsPath(paused.runId), { decisions: [{ id: paused.approvalId, approve: true }] });
     expect(res.status).toBe(200);

@@ -43,6 +43,12 @@ it('lists every status and code the service answers, and no other', () => {
   const source = pairsInSource();
   const readme = pairsInReadme();
   expect(source.size).toBeGreaterThan(15);
-  expect([...source].filter((p) => !readme.has(p)), 'in the code, missing from the README').toEqual([]);
-  expect([...readme].filter((p) => !source.has(p)), 'in the README, not in the code').toEqual([]);
+  expect(
+    [...source].filter((p) => !readme.has(p)),
+    'in the code, missing from the README',
+  ).toEqual([]);
+  expect(
+    [...readme].filter((p) => !source.has(p)),
+    'in the README, not in the code',
+  ).toEqual([]);
 });

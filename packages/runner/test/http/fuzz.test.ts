@@ -32,7 +32,8 @@ beforeAll(async () => {
     tools: testTools,
     guardrails: createGuardrailEngine(),
     store,
-    modelProvider: new OfflineModelProvider(parseScenario(`
+    modelProvider: new OfflineModelProvider(
+      parseScenario(`
 version: 1
 name: fuzz
 agents:
@@ -42,7 +43,8 @@ agents:
   io.test.refunds:
     rules:
       - message: 'ok'
-`)),
+`),
+    ),
   });
   const tokens = parseTokensFile(
     `tokens:
@@ -67,7 +69,13 @@ afterAll(async () => {
 });
 
 it('survives a few thousand hostile requests: no 5xx, JSON errors, no hang, no cross-tenant data', async () => {
-  const snapshot = async () => JSON.stringify([await store.getThread(victimThread), await store.listRuns(victimThread), await store.listItems(victimThread), await store.listAudit(victimThread)]);
+  const snapshot = async () =>
+    JSON.stringify([
+      await store.getThread(victimThread),
+      await store.listRuns(victimThread),
+      await store.listItems(victimThread),
+      await store.listAudit(victimThread),
+    ]);
   const before = await snapshot();
   const report = await runRunnerFuzz({
     target: { url, token: ATTACKER_TOKEN, agentId: 'io.test.triage', victimThreadId: victimThread, victimMarkers: MARKERS },

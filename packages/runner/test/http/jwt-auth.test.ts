@@ -21,7 +21,10 @@ let url: string;
 const store = createMemoryThreadStore();
 const seen: RunRequest[] = [];
 
-const sign = (claims: Record<string, unknown>, opts: { key?: SigningKey; kid?: string; iss?: string; aud?: string; exp?: string | number } = {}) =>
+const sign = (
+  claims: Record<string, unknown>,
+  opts: { key?: SigningKey; kid?: string; iss?: string; aud?: string; exp?: string | number } = {},
+) =>
   new SignJWT(claims)
     .setProtectedHeader({ alg: 'ES256', kid: opts.kid ?? 'k1' })
     .setIssuer(opts.iss ?? ISSUER)
@@ -47,10 +50,26 @@ beforeAll(async () => {
     run: async (request: RunRequest): Promise<RunResult> => {
       seen.push(request);
       const thread = await store.createThread({ ...(request.auth?.tenant ? { tenant: request.auth.tenant } : {}) });
-      return { thread_id: thread.id, runs: [], run_id: '', agent_id: request.agentId, status: 'completed', response: 'ok', state: {}, guardrail_decisions: [], trace_id: '0'.repeat(32), model: 'none' };
+      return {
+        thread_id: thread.id,
+        runs: [],
+        run_id: '',
+        agent_id: request.agentId,
+        status: 'completed',
+        response: 'ok',
+        state: {},
+        guardrail_decisions: [],
+        trace_id: '0'.repeat(32),
+        model: 'none',
+      };
     },
   };
-  server = createRunnerServer({ runner, store, port: 0, authenticator: createJwtAuthenticator({ jwks: new URL(jwksUrl), issuer: ISSUER, audience: AUDIENCE }) });
+  server = createRunnerServer({
+    runner,
+    store,
+    port: 0,
+    authenticator: createJwtAuthenticator({ jwks: new URL(jwksUrl), issuer: ISSUER, audience: AUDIENCE }),
+  });
   url = (await server.listen()).url;
 });
 afterAll(async () => {
@@ -59,7 +78,11 @@ afterAll(async () => {
 });
 
 const post = (token: string) =>
-  fetch(`${url}/v1/runs`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ agent_id: 'a.b', input: 'x' }) });
+  fetch(`${url}/v1/runs`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ agent_id: 'a.b', input: 'x' }),
+  });
 
 describe('JWT caller identity (--auth-jwks)', () => {
   it('takes tenant, subject, roles and cases from a verified token', async () => {
@@ -99,7 +122,8 @@ describe('JWT caller identity (--auth-jwks)', () => {
 
   it('keeps threads per tenant: another tenant’s token reads a 404', async () => {
     const res = (await (await post(await sign(identity))).json()) as { thread_id: string };
-    const read = async (claims: Record<string, unknown>) => (await fetch(`${url}/v1/threads/${res.thread_id}`, { headers: { authorization: `Bearer ${await sign(claims)}` } })).status;
+    const read = async (claims: Record<string, unknown>) =>
+      (await fetch(`${url}/v1/threads/${res.thread_id}`, { headers: { authorization: `Bearer ${await sign(claims)}` } })).status;
     expect(await read(identity)).toBe(200);
     expect(await read({ ...identity, tenant: 'globex' })).toBe(404);
   });
@@ -109,7 +133,12 @@ describe('JWT caller identity (--auth-jwks)', () => {
       runner: { run: async () => ({}) as never },
       store,
       port: 0,
-      authenticator: createJwtAuthenticator({ jwks: new URL('http://127.0.0.1:1/jwks.json'), issuer: ISSUER, audience: AUDIENCE, jwksTimeoutMs: 2_000 }),
+      authenticator: createJwtAuthenticator({
+        jwks: new URL('http://127.0.0.1:1/jwks.json'),
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        jwksTimeoutMs: 2_000,
+      }),
     });
     const { url: u } = await s.listen();
     const res = await fetch(`${u}/v1/threads/x`, { headers: { authorization: `Bearer ${await sign(identity)}` } });
@@ -118,8 +147,12 @@ describe('JWT caller identity (--auth-jwks)', () => {
   });
 
   it('refuses unsafe configurations', () => {
-    expect(() => createJwtAuthenticator({ jwks: new URL('http://id.example.test/jwks'), issuer: ISSUER, audience: AUDIENCE })).toThrow(/must use https/);
-    expect(() => createJwtAuthenticator({ jwks: { keys: [jwk] }, issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] })).toThrow(/asymmetric/);
+    expect(() => createJwtAuthenticator({ jwks: new URL('http://id.example.test/jwks'), issuer: ISSUER, audience: AUDIENCE })).toThrow(
+      /must use https/,
+    );
+    expect(() => createJwtAuthenticator({ jwks: { keys: [jwk] }, issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] })).toThrow(
+      /asymmetric/,
+    );
     expect(() => createJwtAuthenticator({ jwks: { keys: [jwk] }, issuer: '', audience: AUDIENCE })).toThrow(/issuer is required/);
     expect(() => createJwtAuthenticator({ jwks: { keys: [jwk] }, issuer: ISSUER, audience: '' })).toThrow(/audience is required/);
   });

@@ -65,13 +65,31 @@ describe('runner HTTP service', () => {
   it('runs through a handoff, honours traceparent, and shows the thread', async () => {
     const res = await post({ agent_id: 'io.test.triage', input: 'refund please, case CASE-9' }, { traceparent: TRACEPARENT });
     expect(res.status).toBe(200);
-    const result = (await res.json()) as { thread_id: string; status: string; agent_id: string; response: string; trace_id: string; model: string; runs: unknown[] };
-    expect(result).toMatchObject({ status: 'completed', agent_id: 'io.test.refunds', response: '[offline model] Refund reviewed: Refund order ORD-1', model: 'offline model' });
+    const result = (await res.json()) as {
+      thread_id: string;
+      status: string;
+      agent_id: string;
+      response: string;
+      trace_id: string;
+      model: string;
+      runs: unknown[];
+    };
+    expect(result).toMatchObject({
+      status: 'completed',
+      agent_id: 'io.test.refunds',
+      response: '[offline model] Refund reviewed: Refund order ORD-1',
+      model: 'offline model',
+    });
     expect(result.trace_id).toBe('0af7651916cd43dd8448eb211c80319c');
 
     const thread = await fetch(`${url}/v1/threads/${result.thread_id}`, { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(thread.status).toBe(200);
-    const view = (await thread.json()) as { thread: { id: string }; state: Record<string, unknown>; runs: Array<{ run_id: string; id: string; agent_id: string; status: string }>; items: unknown[] };
+    const view = (await thread.json()) as {
+      thread: { id: string };
+      state: Record<string, unknown>;
+      runs: Array<{ run_id: string; id: string; agent_id: string; status: string }>;
+      items: unknown[];
+    };
     expect(view.thread.id).toBe(result.thread_id);
     expect(view.state).toMatchObject({ order_id: 'ORD-1' });
     expect(view.runs.map((r) => [r.agent_id, r.status])).toEqual([
@@ -119,7 +137,9 @@ describe('runner HTTP service', () => {
   });
 
   it('refuses to listen off loopback without a token', () => {
-    expect(() => createRunnerServer({ runner: { run: async () => ({}) as never }, store: createMemoryThreadStore(), host: '0.0.0.0' })).toThrow(/set a bearer token/);
+    expect(() =>
+      createRunnerServer({ runner: { run: async () => ({}) as never }, store: createMemoryThreadStore(), host: '0.0.0.0' }),
+    ).toThrow(/set a bearer token/);
   });
 
   it('lets an in-flight run finish on close (graceful shutdown)', async () => {
@@ -139,11 +159,14 @@ describe('runner HTTP service', () => {
     const s = createRunnerServer({ runner, store, port: 0 });
     const { port } = await s.listen();
     const pending = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = httpRequest({ host: '127.0.0.1', port, path: '/v1/runs', method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
-        let body = '';
-        res.on('data', (c: Buffer) => (body += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      });
+      const req = httpRequest(
+        { host: '127.0.0.1', port, path: '/v1/runs', method: 'POST', headers: { 'content-type': 'application/json' } },
+        (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => (body += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
       req.on('error', reject);
       req.end(JSON.stringify({ agent_id: 'io.test.triage', input: 'case CASE-1' }));
     });

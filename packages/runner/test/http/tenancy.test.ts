@@ -12,7 +12,14 @@ import {
   type RunnerLike,
   type RunnerServer,
 } from '../../src/http/index.js';
-import { createMemoryThreadStore, loadAgentRegistry, Runner, ThreadNotFoundError, type RunRequest, type ThreadStore } from '../../src/index.js';
+import {
+  createMemoryThreadStore,
+  loadAgentRegistry,
+  Runner,
+  ThreadNotFoundError,
+  type RunRequest,
+  type ThreadStore,
+} from '../../src/index.js';
 import { OfflineModelProvider } from '../../src/models/offline-model.js';
 import { parseScenario } from '../../src/models/scenario-loader.js';
 import { testTools, writeTwoAgents } from '../wire/fixtures.js';
@@ -98,7 +105,8 @@ describe('runner service with per-caller tokens (--auth-tokens)', () => {
       headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
       body: JSON.stringify(body),
     });
-  const get = (token: string | undefined, id: string) => fetch(`${s.url}/v1/threads/${id}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const get = (token: string | undefined, id: string) =>
+    fetch(`${s.url}/v1/threads/${id}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
 
   beforeAll(async () => {
     s = await start({ authenticator: createTokenAuthenticator({ tokens: parseTokensFile(TOKENS_FILE, 'tokens.yml') }) });
@@ -137,11 +145,16 @@ describe('runner service with per-caller tokens (--auth-tokens)', () => {
     expect(JSON.stringify(theirs.body)).not.toContain('customer');
     // Same code, same message shape: only the id differs.
     expect(theirs.body).toEqual({ error: { code: 'thread_not_found', message: `thread ${JSON.stringify(id)} does not exist` } });
-    expect(missing.body).toEqual({ error: { code: 'thread_not_found', message: 'thread "thread_00000000000000000000000000000000" does not exist' } });
+    expect(missing.body).toEqual({
+      error: { code: 'thread_not_found', message: 'thread "thread_00000000000000000000000000000000" does not exist' },
+    });
 
     const before = s.seen.length;
     const run = await json(await post(TOKEN_B, { agent_id: 'io.test.triage', input: 'let me in', thread_id: id }));
-    expect(run).toEqual({ status: 404, body: { error: { code: 'thread_not_found', message: `thread ${JSON.stringify(id)} does not exist` } } });
+    expect(run).toEqual({
+      status: 404,
+      body: { error: { code: 'thread_not_found', message: `thread ${JSON.stringify(id)} does not exist` } },
+    });
     expect(s.seen.length).toBe(before);
     // Nothing was added to the owner's thread.
     const items = await s.store.listItems(id);
@@ -223,7 +236,11 @@ describe('runner service without an identity source (single-tenant default)', ()
 
   it('runs as the anonymous caller: no tenant on the thread, client-chosen ids allowed', async () => {
     const res = await json(
-      await fetch(`${s.url}/v1/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ agent_id: 'io.test.triage', input: 'x', thread_id: 'my-thread' }) }),
+      await fetch(`${s.url}/v1/runs`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ agent_id: 'io.test.triage', input: 'x', thread_id: 'my-thread' }),
+      }),
     );
     expect(res.status).toBe(200);
     expect(s.seen.at(-1)?.auth).toBeUndefined();
@@ -244,7 +261,11 @@ describe('runner service behind an authenticating proxy (--trust-identity-header
   });
   afterAll(() => s.close());
   const post = (headers: Record<string, string>) =>
-    fetch(`${s.url}/v1/runs`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${PROXY}`, ...headers }, body: JSON.stringify({ agent_id: 'io.test.triage', input: 'x' }) });
+    fetch(`${s.url}/v1/runs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${PROXY}`, ...headers },
+      body: JSON.stringify({ agent_id: 'io.test.triage', input: 'x' }),
+    });
 
   it('takes the identity from the headers the proxy sets', async () => {
     const res = await post({ 'x-baton-tenant': 'acme', 'x-baton-subject': 'alice', 'x-baton-roles': 'a, b', 'x-baton-cases': 'CASE-1' });
@@ -255,7 +276,15 @@ describe('runner service behind an authenticating proxy (--trust-identity-header
   it('refuses a missing identity (401), a partial or malformed one (400)', async () => {
     expect((await post({})).status).toBe(401);
     const partial = await json(await post({ 'x-baton-tenant': 'acme' }));
-    expect(partial).toEqual({ status: 400, body: { error: { code: 'invalid_auth', message: 'X-Baton-Tenant, X-Baton-Subject and X-Baton-Roles go together; missing X-Baton-Subject, X-Baton-Roles' } } });
+    expect(partial).toEqual({
+      status: 400,
+      body: {
+        error: {
+          code: 'invalid_auth',
+          message: 'X-Baton-Tenant, X-Baton-Subject and X-Baton-Roles go together; missing X-Baton-Subject, X-Baton-Roles',
+        },
+      },
+    });
     const bad = await json(await post({ 'x-baton-tenant': 'ac me', 'x-baton-subject': 'a', 'x-baton-roles': 'r' }));
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body)).not.toContain('ac me');
@@ -272,11 +301,22 @@ describe('runner service behind an authenticating proxy (--trust-identity-header
 
   it('refuses to listen off loopback without the proxy token', () => {
     const store = createMemoryThreadStore();
-    expect(() => createRunnerServer({ runner: { run: async () => ({}) as never }, store, host: '0.0.0.0', authenticator: createTrustedHeaderAuthenticator() })).toThrow(/set a bearer token/);
+    expect(() =>
+      createRunnerServer({
+        runner: { run: async () => ({}) as never },
+        store,
+        host: '0.0.0.0',
+        authenticator: createTrustedHeaderAuthenticator(),
+      }),
+    ).toThrow(/set a bearer token/);
     // Per-caller tokens are a credential: no shared token needed (and none allowed beside them).
     const tokens = createTokenAuthenticator({ tokens: parseTokensFile(TOKENS_FILE, 'tokens.yml') });
-    expect(() => createRunnerServer({ runner: { run: async () => ({}) as never }, store, host: '0.0.0.0', authenticator: tokens })).not.toThrow();
-    expect(() => createRunnerServer({ runner: { run: async () => ({}) as never }, store, token: PROXY, authenticator: tokens })).toThrow(/cannot be combined/);
+    expect(() =>
+      createRunnerServer({ runner: { run: async () => ({}) as never }, store, host: '0.0.0.0', authenticator: tokens }),
+    ).not.toThrow();
+    expect(() => createRunnerServer({ runner: { run: async () => ({}) as never }, store, token: PROXY, authenticator: tokens })).toThrow(
+      /cannot be combined/,
+    );
   });
 });
 
@@ -286,8 +326,14 @@ describe('tokens file', () => {
       ['tokens: []', /"tokens" is empty/],
       ['nope: 1', /expected an object with a "tokens" list/],
       ['tokens:\n  - token: short\n    tenant: a\n    subject: b\n    roles: [r]', /tokens\[0\]: "token" must be at least 16/],
-      [`tokens:\n  - token: ${TOKEN_A}\n    token_sha256: ${sha(TOKEN_A)}\n    tenant: a\n    subject: b\n    roles: [r]`, /exactly one of/],
-      [`tokens:\n  - token: ${TOKEN_A}\n    tenant: a\n    subject: b\n    roles: [r]\n  - token_sha256: ${sha(TOKEN_A)}\n    tenant: c\n    subject: d\n    roles: [r]`, /tokens\[1\]: the same token is listed twice/],
+      [
+        `tokens:\n  - token: ${TOKEN_A}\n    token_sha256: ${sha(TOKEN_A)}\n    tenant: a\n    subject: b\n    roles: [r]`,
+        /exactly one of/,
+      ],
+      [
+        `tokens:\n  - token: ${TOKEN_A}\n    tenant: a\n    subject: b\n    roles: [r]\n  - token_sha256: ${sha(TOKEN_A)}\n    tenant: c\n    subject: d\n    roles: [r]`,
+        /tokens\[1\]: the same token is listed twice/,
+      ],
       [`tokens:\n  - token: ${TOKEN_A}\n    tenant: "a b"\n    subject: b\n    roles: [r]`, /tokens\[0\]: tenant must be/],
       [`tokens:\n  - token: ${TOKEN_A}\n    tenant: a\n    subject: b\n    roles: []`, /roles must list at least one/],
       [`tokens:\n  - token: ${TOKEN_A}\n    tenant: a\n    subject: b\n    roles: [r]\n    admin: true`, /unknown key "admin"/],
@@ -317,17 +363,27 @@ describe('Runner: a thread belongs to the tenant that created it', () => {
   it('refuses a run on another tenant’s thread with ThreadNotFoundError and changes nothing', async () => {
     const agents = writeTwoAgents();
     const store = createMemoryThreadStore();
-    const runner = new Runner({ registry: await loadAgentRegistry({ dir: agents.dir }), tools: testTools, guardrails: createGuardrailEngine(), store, modelProvider: new OfflineModelProvider(SCENARIO) });
+    const runner = new Runner({
+      registry: await loadAgentRegistry({ dir: agents.dir }),
+      tools: testTools,
+      guardrails: createGuardrailEngine(),
+      store,
+      modelProvider: new OfflineModelProvider(SCENARIO),
+    });
     const first = await runner.run({ agentId: 'io.test.triage', input: 'hi', auth: { tenant: 'acme', subject: 'a', roles: ['r'] } });
     expect((await store.getThread(first.thread_id))?.tenant).toBe('acme');
     const runsBefore = (await store.listRuns(first.thread_id)).length;
     for (const auth of [{ tenant: 'globex', subject: 'b', roles: ['r'] }, undefined]) {
-      await expect(runner.run({ agentId: 'io.test.triage', input: 'x', threadId: first.thread_id, ...(auth ? { auth } : {}) })).rejects.toBeInstanceOf(ThreadNotFoundError);
+      await expect(
+        runner.run({ agentId: 'io.test.triage', input: 'x', threadId: first.thread_id, ...(auth ? { auth } : {}) }),
+      ).rejects.toBeInstanceOf(ThreadNotFoundError);
     }
     expect((await store.listRuns(first.thread_id)).length).toBe(runsBefore);
     // An unowned thread is refused to a tenant too.
     const anon = await runner.run({ agentId: 'io.test.triage', input: 'hi' });
-    await expect(runner.run({ agentId: 'io.test.triage', input: 'x', threadId: anon.thread_id, auth: { tenant: 'acme' } })).rejects.toMatchObject({ code: 'STORE_THREAD_NOT_FOUND' });
+    await expect(
+      runner.run({ agentId: 'io.test.triage', input: 'x', threadId: anon.thread_id, auth: { tenant: 'acme' } }),
+    ).rejects.toMatchObject({ code: 'STORE_THREAD_NOT_FOUND' });
     agents.cleanup();
   });
 });
@@ -353,7 +409,9 @@ describe('runner service: a trickling request body', () => {
       });
     });
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
-    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({ error: { code: 'request_timeout', message: 'the request was not received in time' } });
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({
+      error: { code: 'request_timeout', message: 'the request was not received in time' },
+    });
     await server.close();
   });
 });

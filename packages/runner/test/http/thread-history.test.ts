@@ -41,7 +41,8 @@ describe('POST /v1/runs with thread_id (thread history)', () => {
       store,
       modelProvider: new OfflineModelProvider(SCENARIO),
       modelLabel: 'offline model',
-      onModelRequest: ({ threadId, request }) => void requests.push({ threadId, input: structuredClone((request as { input: unknown }).input) }),
+      onModelRequest: ({ threadId, request }) =>
+        void requests.push({ threadId, input: structuredClone((request as { input: unknown }).input) }),
     });
     server = createRunnerServer({ runner, store, port: 0, token: TOKEN });
     url = (await server.listen()).url;

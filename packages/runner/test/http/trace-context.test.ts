@@ -33,17 +33,24 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /** POSTs a run with exactly these header fields (repeats kept, as a proxy might send them). */
-function postRun(fields: Array<[string, string]>): Promise<{ status: number; traceresponse: string | undefined; body: { trace_id?: string; status?: string } }> {
+function postRun(
+  fields: Array<[string, string]>,
+): Promise<{ status: number; traceresponse: string | undefined; body: { trace_id?: string; status?: string } }> {
   const body = JSON.stringify({ agent_id: AGENT, input: 'hi' });
   const raw = ['host', base.host, 'content-type', 'application/json', 'content-length', String(Buffer.byteLength(body))];
   for (const [n, v] of fields) raw.push(n, v);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: base.hostname, port: base.port, path: '/v1/runs', method: 'POST', headers: raw, agent: false }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, traceresponse: res.headers.traceresponse as string | undefined, body: JSON.parse(text) }));
-    });
+    const req = httpRequest(
+      { host: base.hostname, port: base.port, path: '/v1/runs', method: 'POST', headers: raw, agent: false },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => (text += c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, traceresponse: res.headers.traceresponse as string | undefined, body: JSON.parse(text) }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -60,7 +67,10 @@ describe('POST /v1/runs and W3C Trace Context', () => {
     ['long parent id', `00-${TRACE_ID}-${CALLER}0-01`],
     ['garbage', 'not a traceparent'],
   ])('ignores an invalid traceparent (%s) and starts a new trace instead of answering 400', async (_label, value) => {
-    const res = await postRun([['traceparent', value], ['tracestate', 'congo=1']]);
+    const res = await postRun([
+      ['traceparent', value],
+      ['tracestate', 'congo=1'],
+    ]);
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('completed');
     expect(res.body.trace_id).toMatch(/^[0-9a-f]{32}$/);
@@ -72,7 +82,10 @@ describe('POST /v1/runs and W3C Trace Context', () => {
   });
 
   it('treats a repeated traceparent as invalid', async () => {
-    const res = await postRun([['traceparent', `00-${TRACE_ID}-${CALLER}-01`], ['traceparent', `00-${TRACE_ID}-${CALLER}-01`]]);
+    const res = await postRun([
+      ['traceparent', `00-${TRACE_ID}-${CALLER}-01`],
+      ['traceparent', `00-${TRACE_ID}-${CALLER}-01`],
+    ]);
     expect(res.status).toBe(200);
     expect(res.body.trace_id).not.toBe(TRACE_ID);
   });
@@ -98,7 +111,10 @@ describe('POST /v1/runs and W3C Trace Context', () => {
 
   it('keeps the parent and drops an invalid tracestate whole', async () => {
     for (const state of ['ok=1,BAD=2', 'foo=bar=baz', Array.from({ length: 33 }, (_, i) => `k${i}=v`).join(',')]) {
-      const res = await postRun([['traceparent', `00-${TRACE_ID}-${CALLER}-01`], ['tracestate', state]]);
+      const res = await postRun([
+        ['traceparent', `00-${TRACE_ID}-${CALLER}-01`],
+        ['tracestate', state],
+      ]);
       expect(res.status).toBe(200);
       expect(res.body.trace_id).toBe(TRACE_ID);
       expect(seen.at(-1)?.tracestate).toBeUndefined();
@@ -106,7 +122,12 @@ describe('POST /v1/runs and W3C Trace Context', () => {
   });
 
   it('combines repeated tracestate fields in order', async () => {
-    await postRun([['traceparent', `00-${TRACE_ID}-${CALLER}-01`], ['tracestate', 'foo=1,bar=2'], ['tracestate', ''], ['TRACESTATE', 'baz=3']]);
+    await postRun([
+      ['traceparent', `00-${TRACE_ID}-${CALLER}-01`],
+      ['tracestate', 'foo=1,bar=2'],
+      ['tracestate', ''],
+      ['TRACESTATE', 'baz=3'],
+    ]);
     expect(seen.at(-1)?.tracestate).toBe('foo=1,bar=2,baz=3');
   });
 

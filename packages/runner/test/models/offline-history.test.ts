@@ -24,7 +24,11 @@ function request(input: ModelRequest['input']): ModelRequest {
 }
 const model = new OfflineModelProvider(parseScenario(SCENARIO)).getModelForAgent({ agentId: 'io.test.triage' }) as OfflineModel;
 const textOf = (r: ModelRequest) => JSON.stringify(model.decide(r).output);
-const assistant = (text: string) => ({ role: 'assistant' as const, status: 'completed' as const, content: [{ type: 'output_text' as const, text }] });
+const assistant = (text: string) => ({
+  role: 'assistant' as const,
+  status: 'completed' as const,
+  content: [{ type: 'output_text' as const, text }],
+});
 
 describe('offline scenarios that refer to earlier turns', () => {
   it('has_history: false on a request with only the current message', () => {
@@ -44,13 +48,28 @@ describe('offline scenarios that refer to earlier turns', () => {
   });
 
   it('has_history: true when earlier turns (or only a summary) precede the current message', () => {
-    expect(textOf(request([{ role: 'user', content: 'hello' }, assistant('hi'), { role: 'user', content: 'again' }]))).toContain('We spoke before.');
-    expect(textOf(request([{ role: 'system', content: 'Summary: …' }, { role: 'user', content: 'again' }]))).toContain('We spoke before.');
+    expect(textOf(request([{ role: 'user', content: 'hello' }, assistant('hi'), { role: 'user', content: 'again' }]))).toContain(
+      'We spoke before.',
+    );
+    expect(
+      textOf(
+        request([
+          { role: 'system', content: 'Summary: …' },
+          { role: 'user', content: 'again' },
+        ]),
+      ),
+    ).toContain('We spoke before.');
   });
 
   it('rejects a bad regex or a wrong type with where it is', () => {
-    expect(() => parseScenario(`version: 1\nname: x\nagents:\n  a:\n    rules:\n      - when: { previous_input_matches: '(' }\n        message: m\n`)).toThrow(ScenarioError);
-    expect(() => parseScenario(`version: 1\nname: x\nagents:\n  a:\n    rules:\n      - when: { has_history: 'yes' }\n        message: m\n`)).toThrow(/has_history/);
-    expect(() => parseScenario(`version: 1\nname: x\nagents:\n  a:\n    rules:\n      - message: '{{previous_inputs}}'\n`)).toThrow(/unknown root 'previous_inputs'/);
+    expect(() =>
+      parseScenario(`version: 1\nname: x\nagents:\n  a:\n    rules:\n      - when: { previous_input_matches: '(' }\n        message: m\n`),
+    ).toThrow(ScenarioError);
+    expect(() =>
+      parseScenario(`version: 1\nname: x\nagents:\n  a:\n    rules:\n      - when: { has_history: 'yes' }\n        message: m\n`),
+    ).toThrow(/has_history/);
+    expect(() => parseScenario(`version: 1\nname: x\nagents:\n  a:\n    rules:\n      - message: '{{previous_inputs}}'\n`)).toThrow(
+      /unknown root 'previous_inputs'/,
+    );
   });
 });

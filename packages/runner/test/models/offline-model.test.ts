@@ -37,7 +37,10 @@ agents:
       - message: 'echo {{input}}'
 `;
 
-function functionTool(name: string, parameters: Record<string, unknown> = { type: 'object', properties: {}, required: [], additionalProperties: false }) {
+function functionTool(
+  name: string,
+  parameters: Record<string, unknown> = { type: 'object', properties: {}, required: [], additionalProperties: false },
+) {
   return { type: 'function' as const, name, description: name, parameters: parameters as never, strict: true };
 }
 
@@ -73,7 +76,13 @@ describe('offline model', () => {
       request([
         { role: 'user', content: 'case C-1042' },
         { type: 'function_call', callId: 'c1', name: 'get_case', arguments: '{"case_id":"C-1042"}', status: 'completed' },
-        { type: 'function_call_result', callId: 'c1', name: 'get_case', status: 'completed', output: { type: 'text', text: '{"case_id":"C-1042","amount":42,"topic":"refund"}' } },
+        {
+          type: 'function_call_result',
+          callId: 'c1',
+          name: 'get_case',
+          status: 'completed',
+          output: { type: 'text', text: '{"case_id":"C-1042","amount":42,"topic":"refund"}' },
+        },
       ]),
     );
     const call = res.output[0] as { name: string; arguments: string };
@@ -91,12 +100,21 @@ describe('offline model', () => {
         [
           { role: 'user', content: 'case C-1' },
           { type: 'function_call', callId: 'c1', name: 'get_case', arguments: '{}', status: 'completed' },
-          { type: 'function_call_result', callId: 'c1', name: 'get_case', status: 'completed', output: '{"case_id":"C-1","topic":"refund"}' },
+          {
+            type: 'function_call_result',
+            callId: 'c1',
+            name: 'get_case',
+            status: 'completed',
+            output: '{"case_id":"C-1","topic":"refund"}',
+          },
         ],
         [functionTool('get_case')],
       ),
     );
-    expect(res.output[0]).toMatchObject({ type: 'message', content: [{ type: 'output_text', text: '[offline model] Case C-1 needs no refund.' }] });
+    expect(res.output[0]).toMatchObject({
+      type: 'message',
+      content: [{ type: 'output_text', text: '[offline model] Case C-1 needs no refund.' }],
+    });
   });
 
   it('skips a call rule whose tool is not offered', async () => {
@@ -110,7 +128,9 @@ describe('offline model', () => {
     expect(res.output[0]).toMatchObject({ content: [{ text: '[offline model] echo hello' }] });
     const none = new OfflineModelProvider(parseScenario('version: 1\nname: empty\nagents:\n  a.b:\n    rules:\n      - message: hi\n'));
     const res2 = await none.getModel('x').getResponse(request('hello'));
-    expect((res2.output[0] as { content: Array<{ text: string }> }).content[0]!.text).toMatch(/^\[offline model\] scenario 'empty' has no rule for agent 'x' at turn 1/);
+    expect((res2.output[0] as { content: Array<{ text: string }> }).content[0]!.text).toMatch(
+      /^\[offline model\] scenario 'empty' has no rule for agent 'x' at turn 1/,
+    );
   });
 
   it('is deterministic: the same requests give the same outputs on a fresh provider', async () => {
@@ -154,7 +174,17 @@ describe('scenario files', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('reports every problem with file:line:col', () => {
-    const text = ['version: 1', 'name: bad', 'agents:', '  a.b:', '    rules:', '      - when: { turn: 0 }', "        message: 'hi {{nope}}'", '      - call: { name: x }', '        message: both'].join('\n');
+    const text = [
+      'version: 1',
+      'name: bad',
+      'agents:',
+      '  a.b:',
+      '    rules:',
+      '      - when: { turn: 0 }',
+      "        message: 'hi {{nope}}'",
+      '      - call: { name: x }',
+      '        message: both',
+    ].join('\n');
     try {
       parseScenario(text, 'bad.scenario.yml');
       expect.fail('should throw');
@@ -169,9 +199,12 @@ describe('scenario files', () => {
 
   it('rejects duplicate keys, bad regexes and YAML syntax errors with positions', () => {
     expect(() => parseScenario('version: 1\nversion: 1\n', 'd.yml')).toThrow(/^d\.yml:2:1: /);
-    expect(() => parseScenario("version: 1\nname: r\nagents:\n  a.b:\n    rules:\n      - when: { input_matches: '(' }\n        message: x\n", 'r.yml')).toThrow(
-      /r\.yml:6:\d+: not a valid regular expression/,
-    );
+    expect(() =>
+      parseScenario(
+        "version: 1\nname: r\nagents:\n  a.b:\n    rules:\n      - when: { input_matches: '(' }\n        message: x\n",
+        'r.yml',
+      ),
+    ).toThrow(/r\.yml:6:\d+: not a valid regular expression/);
     expect(() => parseScenario('version: [1\n', 's.yml')).toThrow(/^s\.yml:\d+:\d+: /);
   });
 
@@ -190,15 +223,28 @@ describe('scenario files', () => {
 
 describe('simulated latency', () => {
   const request = (signal?: AbortSignal) =>
-    ({ systemInstructions: 'x', input: 'hello', modelSettings: {}, tools: [], outputType: 'text', handoffs: [], tracing: false, ...(signal ? { signal } : {}) }) as unknown as ModelRequest;
+    ({
+      systemInstructions: 'x',
+      input: 'hello',
+      modelSettings: {},
+      tools: [],
+      outputType: 'text',
+      handoffs: [],
+      tracing: false,
+      ...(signal ? { signal } : {}),
+    }) as unknown as ModelRequest;
 
   it('waits latency_ms per call, and an abort cuts the wait short', async () => {
-    const fast = await createOfflineModelProvider({ scenario: { version: 1, name: 'slow', latency_ms: 150, agents: { '*': { rules: [{ when: {}, message: 'ok' }] } } } });
+    const fast = await createOfflineModelProvider({
+      scenario: { version: 1, name: 'slow', latency_ms: 150, agents: { '*': { rules: [{ when: {}, message: 'ok' }] } } },
+    });
     const started = performance.now();
     await (fast.getModel('any') as OfflineModel).getResponse(request());
     expect(performance.now() - started).toBeGreaterThanOrEqual(140);
     // A long latency that an abort must cut short.
-    const slow = await createOfflineModelProvider({ scenario: { version: 1, name: 'slower', latency_ms: 20_000, agents: { '*': { rules: [{ when: {}, message: 'ok' }] } } } });
+    const slow = await createOfflineModelProvider({
+      scenario: { version: 1, name: 'slower', latency_ms: 20_000, agents: { '*': { rules: [{ when: {}, message: 'ok' }] } } },
+    });
     const model = slow.getModel('any') as OfflineModel;
     const controller = new AbortController();
     const aborted = model.getResponse(request(controller.signal));
@@ -208,7 +254,11 @@ describe('simulated latency', () => {
   });
 
   it('refuses a negative or huge latency with the scenario path in the message', async () => {
-    await expect(createOfflineModelProvider({ scenario: { version: 1, name: 'bad', latency_ms: -1, agents: {} } as never })).rejects.toThrow(/latency_ms/);
-    await expect(createOfflineModelProvider({ scenario: { version: 1, name: 'bad', latency_ms: 600_000, agents: {} } as never })).rejects.toThrow(/latency_ms/);
+    await expect(
+      createOfflineModelProvider({ scenario: { version: 1, name: 'bad', latency_ms: -1, agents: {} } as never }),
+    ).rejects.toThrow(/latency_ms/);
+    await expect(
+      createOfflineModelProvider({ scenario: { version: 1, name: 'bad', latency_ms: 600_000, agents: {} } as never }),
+    ).rejects.toThrow(/latency_ms/);
   });
 });

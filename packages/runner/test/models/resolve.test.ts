@@ -42,7 +42,13 @@ describe('resolveModelProvider', () => {
     const result = await new Runner({ tracingDisabled: true }).run(new Agent({ name: 'a', instructions: 'be brief', model }), 'hi');
     expect(result.finalOutput).toBe('hello from the wire');
     expect(seen).toEqual([`${server.url}/chat/completions`]);
-    expect(server.requests.at(-1)!.body).toMatchObject({ model: 'local-model', messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }] });
+    expect(server.requests.at(-1)!.body).toMatchObject({
+      model: 'local-model',
+      messages: [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'hi' },
+      ],
+    });
   });
 
   it('talks Responses to OPENAI_BASE_URL when BATON_OPENAI_API=responses', async () => {
@@ -55,12 +61,16 @@ describe('resolveModelProvider', () => {
   });
 
   it('refuses a bad BATON_OPENAI_API or OPENAI_BASE_URL with a clear error', async () => {
-    await expect(resolveModelProvider({ env: { OPENAI_API_KEY: 'k', BATON_OPENAI_API: 'assistants' } })).rejects.toThrow(ModelConfigurationError);
+    await expect(resolveModelProvider({ env: { OPENAI_API_KEY: 'k', BATON_OPENAI_API: 'assistants' } })).rejects.toThrow(
+      ModelConfigurationError,
+    );
     await expect(resolveModelProvider({ env: { OPENAI_BASE_URL: 'not a url' } })).rejects.toThrow(/OPENAI_BASE_URL is not a valid URL/);
     await expect(resolveModelProvider({ env: { OPENAI_BASE_URL: 'ftp://x' } })).rejects.toThrow(/must be http\(s\)/);
   });
 
   it('loads the scenario file for the offline model and reports its errors', async () => {
-    await expect(resolveModelProvider({ env: {}, scenarioFile: '/nonexistent/x.scenario.yml' })).rejects.toThrow(/x\.scenario\.yml:1:1: cannot read/);
+    await expect(resolveModelProvider({ env: {}, scenarioFile: '/nonexistent/x.scenario.yml' })).rejects.toThrow(
+      /x\.scenario\.yml:1:1: cannot read/,
+    );
   });
 });

@@ -28,13 +28,28 @@ const scope: TemplateScope = {
 
 describe('templates', () => {
   it('interpolates paths, parses JSON with the json segment and renders missing values as empty', () => {
-    expect(renderString('{{input}} / {{ match.1 }} / {{turn}} / {{tool_outputs.get_case.json.case_id}}', scope)).toBe('refund case C-1 / C / 2 / C-1');
-    expect(renderString('[{{tool_outputs.plain.json.x}}] [{{last_tool_output.json.missing.deeper}}] [{{match.9}}]', scope)).toBe('[] [] []');
+    expect(renderString('{{input}} / {{ match.1 }} / {{turn}} / {{tool_outputs.get_case.json.case_id}}', scope)).toBe(
+      'refund case C-1 / C / 2 / C-1',
+    );
+    expect(renderString('[{{tool_outputs.plain.json.x}}] [{{last_tool_output.json.missing.deeper}}] [{{match.9}}]', scope)).toBe(
+      '[] [] []',
+    );
     expect(renderString('{{last_tool_output.json.a}}', scope)).toBe('{"b":[1,2]}');
   });
 
   it('keeps the JSON type of a whole-string placeholder inside values', () => {
-    expect(renderValue({ arr: '{{last_tool_output.json.a.b}}', n: '{{last_tool_output.json.n}}', s: 'n={{last_tool_output.json.n}}', keep: 3, nested: ['{{agent}}'] }, scope)).toEqual({
+    expect(
+      renderValue(
+        {
+          arr: '{{last_tool_output.json.a.b}}',
+          n: '{{last_tool_output.json.n}}',
+          s: 'n={{last_tool_output.json.n}}',
+          keep: 3,
+          nested: ['{{agent}}'],
+        },
+        scope,
+      ),
+    ).toEqual({
       arr: [1, 2],
       n: 5,
       s: 'n=5',
@@ -57,7 +72,14 @@ describe('readConversation', () => {
         { type: 'function_call_result', callId: 'b', name: 't2', status: 'completed', output: [{ type: 'input_text', text: 'two' }] },
       ],
       tools: [],
-      handoffs: [{ toolName: 'system__handoff', toolDescription: '', strictJsonSchema: true, inputJsonSchema: { type: 'object', properties: { target_agent_id: { type: 'string', enum: ['a.b', 'c.d'] } } } }],
+      handoffs: [
+        {
+          toolName: 'system__handoff',
+          toolDescription: '',
+          strictJsonSchema: true,
+          inputJsonSchema: { type: 'object', properties: { target_agent_id: { type: 'string', enum: ['a.b', 'c.d'] } } },
+        },
+      ],
       modelSettings: {},
       outputType: 'text',
       tracing: false,
@@ -95,7 +117,15 @@ describe('createScriptedModel', () => {
   it('honours the abort signal during simulated latency', async () => {
     const { model } = createScriptedModel({ script: [{ message: 'late' }], latencyMs: 60_000 });
     const controller = new AbortController();
-    const pending = model.getResponse({ input: 'x', tools: [], handoffs: [], modelSettings: {}, outputType: 'text', tracing: false, signal: controller.signal } as ModelRequest);
+    const pending = model.getResponse({
+      input: 'x',
+      tools: [],
+      handoffs: [],
+      modelSettings: {},
+      outputType: 'text',
+      tracing: false,
+      signal: controller.signal,
+    } as ModelRequest);
     controller.abort(new Error('stop'));
     await expect(pending).rejects.toThrow('stop');
   });

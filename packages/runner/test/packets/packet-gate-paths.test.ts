@@ -63,10 +63,16 @@ describe('falsification on every path: canaries never reach the specialist', () 
       };
     }
     await writeFile(join(agents, 'baton.yml'), stringify(yml));
-    const scenario = parse(await readFile(join(EXAMPLES, 'scenarios/support.scenario.yml'), 'utf8')) as { agents: Record<string, { rules: unknown[] }> };
+    const scenario = parse(await readFile(join(EXAMPLES, 'scenarios/support.scenario.yml'), 'utf8')) as {
+      agents: Record<string, { rules: unknown[] }>;
+    };
     scenario.agents[TRIAGE] = {
       rules: [
-        { name: 'load the case', when: { turn: 1, input_matches: '(CASE-\\d+)' }, call: { name: 'get_case', arguments: { case_id: '{{input_match.1}}' } } },
+        {
+          name: 'load the case',
+          when: { turn: 1, input_matches: '(CASE-\\d+)' },
+          call: { name: 'get_case', arguments: { case_id: '{{input_match.1}}' } },
+        },
         {
           name: 'hand off with everything it read',
           when: { tool: 'get_case' },
@@ -90,7 +96,9 @@ describe('falsification on every path: canaries never reach the specialist', () 
   async function run(mode: Mode, options: { gate?: boolean; auth?: RunAuth; handoffCase?: string; guardrails?: GuardrailValidator } = {}) {
     const { agents, scenarioFile } = await setup(mode, options.handoffCase);
     const store = createSqliteThreadStore({ file: join(dir, 'baton.db') });
-    const tools = ((await import(pathToFileURL(join(EXAMPLES, 'tools/support-tools.mjs')).href)) as { tools: Record<string, ToolImplementation> }).tools;
+    const tools = (
+      (await import(pathToFileURL(join(EXAMPLES, 'tools/support-tools.mjs')).href)) as { tools: Record<string, ToolImplementation> }
+    ).tools;
     const captured: Array<{ agentId: string; request: { input: unknown } }> = [];
     const gate =
       options.gate === false
@@ -112,7 +120,11 @@ describe('falsification on every path: canaries never reach the specialist', () 
         captured.push({ agentId: event.agentId, request: structuredClone(event.request) as { input: unknown } });
       },
     });
-    const result = await runner.run({ agentId: TRIAGE, input: 'Please refund CASE-1001, the headphones arrived broken.', auth: options.auth ?? AUTH });
+    const result = await runner.run({
+      agentId: TRIAGE,
+      input: 'Please refund CASE-1001, the headphones arrived broken.',
+      auth: options.auth ?? AUTH,
+    });
     const audit = await store.listAudit(result.thread_id);
     await store.close();
     const stdinText = await readFile(join(dir, 'stdin.json'), 'utf8').catch(() => undefined);
@@ -147,14 +159,22 @@ describe('falsification on every path: canaries never reach the specialist', () 
         expect(stdin.state).toEqual(packetStateView(packet));
         expect(Object.keys(stdin.state).every((k) => Object.hasOwn(packet.field_classes, k))).toBe(true);
         expect(stdin.state).not.toHaveProperty('history_summary');
-        expect(boundary.data).toMatchObject({ transport: 'process_stdin', input_is_packet: true, packet_id: packet.packet_id, decision_record_id: decision.id });
+        expect(boundary.data).toMatchObject({
+          transport: 'process_stdin',
+          input_is_packet: true,
+          packet_id: packet.packet_id,
+          decision_record_id: decision.id,
+        });
         captured = stdin;
       } else {
         captured = toRefunds[0]!.request;
         expect(parsePacketInput(userTextOf(toRefunds[0]!.request.input) ?? '')).toBeDefined();
         expect(boundary.data).toMatchObject({ transport: 'model_request', input_is_packet: true, decision_record_id: decision.id });
       }
-      expect(reconcilePacketAudit({ captured, boundaryRecord: boundary, decisionRecord: decision, auditKey: KEYS.auditKey })).toEqual({ ok: true, problems: [] });
+      expect(reconcilePacketAudit({ captured, boundaryRecord: boundary, decisionRecord: decision, auditKey: KEYS.auditKey })).toEqual({
+        ok: true,
+        problems: [],
+      });
       // The specialist's returned state (its packet view, unchanged) does not overwrite the thread.
       expect(result.state).toMatchObject({ case_id: 'CASE-1001', order_id: 'ORD-73914' });
     }, 120_000);

@@ -41,7 +41,12 @@ function conversation(req: RecordedRequest): string {
 }
 function handoffTarget(req: RecordedRequest): string {
   const tools = (req.body.tools ?? []) as Array<Record<string, unknown>>;
-  const t = tools.map((x) => (req.api === 'chat' ? x.function : x) as { name: string; parameters: { properties: { target_agent_id?: { enum?: string[] } } } }).find((x) => x.name === 'system__handoff');
+  const t = tools
+    .map(
+      (x) =>
+        (req.api === 'chat' ? x.function : x) as { name: string; parameters: { properties: { target_agent_id?: { enum?: string[] } } } },
+    )
+    .find((x) => x.name === 'system__handoff');
   return t?.parameters.properties.target_agent_id?.enum?.[0] ?? 'missing';
 }
 
@@ -56,7 +61,16 @@ function script(req: RecordedRequest): ScriptedTurn {
     if (!text.includes('order_id')) return { toolCalls: [{ name: 'get_case', arguments: { case_id: 'CASE-1001' } }] };
     const quoted = /CANARY-NOTES-[0-9a-f]+/.exec(text)?.[0] ?? 'no canary seen';
     return {
-      toolCalls: [{ name: 'system__handoff', arguments: { target_agent_id: handoffTarget(req), input: `Refund for CASE-1001; notes say ${quoted}`, state: { case_id: 'CASE-1001' } } }],
+      toolCalls: [
+        {
+          name: 'system__handoff',
+          arguments: {
+            target_agent_id: handoffTarget(req),
+            input: `Refund for CASE-1001; notes say ${quoted}`,
+            state: { case_id: 'CASE-1001' },
+          },
+        },
+      ],
     };
   }
   if (!/"role":"tool"|function_call_output/.test(text)) {
@@ -79,14 +93,19 @@ describe.each<Api>(['chat', 'responses'])('packet gate over the wire (%s)', (api
     dir = await mkdtemp(join(tmpdir(), 'baton-packets-wire-'));
     const store = createSqliteThreadStore({ file: join(dir, 'baton.db') });
     const engine = createGuardrailEngine();
-    const tools = ((await import(pathToFileURL(join(EXAMPLES, 'tools/support-tools.mjs')).href)) as { tools: Record<string, ToolImplementation> }).tools;
+    const tools = (
+      (await import(pathToFileURL(join(EXAMPLES, 'tools/support-tools.mjs')).href)) as { tools: Record<string, ToolImplementation> }
+    ).tools;
     const captured: Array<{ agentId: string; request: unknown }> = [];
     const runner = new Runner({
       registry: await loadAgentRegistry({ dir: join(EXAMPLES, 'agents') }),
       tools,
       guardrails: engine,
       store,
-      modelProvider: new OpenAIProvider({ openAIClient: new OpenAI({ apiKey: 'test', baseURL: server.url, maxRetries: 0 }), useResponses: api === 'responses' }),
+      modelProvider: new OpenAIProvider({
+        openAIClient: new OpenAI({ apiKey: 'test', baseURL: server.url, maxRetries: 0 }),
+        useResponses: api === 'responses',
+      }),
       modelLabel: 'scripted openai-compatible server',
       handoffGate: createPacketHandoffGate({
         policyStore: createFilePolicyStore({ file: join(EXAMPLES, 'contracts/refunds.contract.yml') }),
@@ -117,7 +136,8 @@ describe.each<Api>(['chat', 'responses'])('packet gate over the wire (%s)', (api
     expect(toRefunds.length).toBe(2);
     for (const r of toRefunds) {
       expect(r.raw).not.toMatch(CANARY);
-      for (const pii of ['Ana Garcia', 'ana.garcia@example.com', '555 0142', 'Market Street', 'CASE-1001']) expect(r.raw).not.toContain(pii);
+      for (const pii of ['Ana Garcia', 'ana.garcia@example.com', '555 0142', 'Market Street', 'CASE-1001'])
+        expect(r.raw).not.toContain(pii);
       expect(r.body.previous_response_id).toBeUndefined();
       expect(r.body.conversation).toBeUndefined();
     }
@@ -127,7 +147,10 @@ describe.each<Api>(['chat', 'responses'])('packet gate over the wire (%s)', (api
     expect(toRefunds[0]!.raw).toContain(JSON.stringify(packetInput).slice(1, -1));
     const decision = audit.find((a) => a.kind === HANDOFF_DECISION_KIND)!;
     const boundary = audit.find((a) => a.kind === PACKET_BOUNDARY_KIND)!;
-    expect(reconcilePacketAudit({ captured: first, boundaryRecord: boundary, decisionRecord: decision, auditKey: KEYS.auditKey })).toEqual({ ok: true, problems: [] });
+    expect(reconcilePacketAudit({ captured: first, boundaryRecord: boundary, decisionRecord: decision, auditKey: KEYS.auditKey })).toEqual({
+      ok: true,
+      problems: [],
+    });
     expect(parsePacketInput(packetInput)?.fields.order_id).toBe('ORD-73914');
   }, 60_000);
 });

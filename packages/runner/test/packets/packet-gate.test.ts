@@ -49,10 +49,17 @@ describe('packets through the Baton runner (examples: triage → refunds)', () =
     await rm(dir, { recursive: true, force: true });
   });
 
-  async function run(options: { auth?: RunAuth; gate?: Partial<PacketHandoffGateOptions>; input?: string; guardrails?: GuardrailValidator }) {
+  async function run(options: {
+    auth?: RunAuth;
+    gate?: Partial<PacketHandoffGateOptions>;
+    input?: string;
+    guardrails?: GuardrailValidator;
+  }) {
     const store = createSqliteThreadStore({ file: join(dir, 'baton.db') });
     const captured: Captured[] = [];
-    const tools = ((await import(pathToFileURL(join(EXAMPLES, 'tools/support-tools.mjs')).href)) as { tools: Record<string, ToolImplementation> }).tools;
+    const tools = (
+      (await import(pathToFileURL(join(EXAMPLES, 'tools/support-tools.mjs')).href)) as { tools: Record<string, ToolImplementation> }
+    ).tools;
     const gate = createPacketHandoffGate({
       policyStore: createFilePolicyStore({ file: join(EXAMPLES, 'contracts/refunds.contract.yml') }),
       caseData: createFileCaseDataSource({ file: join(EXAMPLES, 'data/cases.json') }),
@@ -107,7 +114,12 @@ describe('packets through the Baton runner (examples: triage → refunds)', () =
     expect(result.guardrail_decisions.filter((d) => d.action_type === 'AGENT_HANDOFF')).toHaveLength(handoffs.length);
     const recorded = audit.filter((a) => a.kind === 'guardrail_decision' && a.data['action_id'] === packetCheck.action_id);
     expect(recorded).toHaveLength(1);
-    expect(recorded[0]!.data).toMatchObject({ action_type: 'AGENT_HANDOFF', decision: 'ALLOW', trace_id: result.trace_id, span_id: packetCheck.trace.span_id });
+    expect(recorded[0]!.data).toMatchObject({
+      action_type: 'AGENT_HANDOFF',
+      decision: 'ALLOW',
+      trace_id: result.trace_id,
+      span_id: packetCheck.trace.span_id,
+    });
   });
 
   it('a packet the guardrail blocks never reaches the recipient; the decision is recorded with its reason code', async () => {
@@ -119,7 +131,9 @@ describe('packets through the Baton runner (examples: triage → refunds)', () =
     };
     const { result, captured, audit } = await run({ guardrails: blocking });
     expect(captured.filter((c) => c.agentId === REFUNDS)).toHaveLength(0);
-    expect(result.guardrail_decisions).toContainEqual(expect.objectContaining({ action_type: 'AGENT_HANDOFF', decision: 'BLOCK', reason_code: 'TEST_PACKET_BLOCK' }));
+    expect(result.guardrail_decisions).toContainEqual(
+      expect.objectContaining({ action_type: 'AGENT_HANDOFF', decision: 'BLOCK', reason_code: 'TEST_PACKET_BLOCK' }),
+    );
     expect(audit.find((a) => a.kind === HANDOFF_DECISION_KIND)?.data).toMatchObject({ decision: 'deny', code: 'TASK_BLOCKED' });
   });
 
@@ -137,14 +151,21 @@ describe('packets through the Baton runner (examples: triage → refunds)', () =
     expect(toRefunds.length).toBeGreaterThan(0);
     for (const c of toRefunds) {
       expect(JSON.stringify(c.request)).not.toMatch(CANARY);
-      for (const pii of ['Ana Garcia', 'ana.garcia@example.com', '555 0142', '4242', 'Market Street', 'CASE-1001']) expect(JSON.stringify(c.request)).not.toContain(pii);
+      for (const pii of ['Ana Garcia', 'ana.garcia@example.com', '555 0142', '4242', 'Market Street', 'CASE-1001'])
+        expect(JSON.stringify(c.request)).not.toContain(pii);
       expect(c.request.previousResponseId).toBeUndefined();
       expect(c.request.conversationId).toBeUndefined();
     }
     const first = toRefunds[0]!.request;
     const packet = parsePacketInput(userTextOf(first.input) ?? '');
     expect(packet).toBeDefined();
-    expect(packet!.fields).toEqual({ order_id: 'ORD-73914', refund_amount: 129.99, currency: 'USD', product_category: 'electronics', region: 'US' });
+    expect(packet!.fields).toEqual({
+      order_id: 'ORD-73914',
+      refund_amount: 129.99,
+      currency: 'USD',
+      product_category: 'electronics',
+      region: 'US',
+    });
     expect(packet!.tenant).toBe('acme-retail');
     // The legitimate minimal packet is enough for the read-only task.
     expect(result.response).toContain('ORD-73914');
@@ -152,9 +173,18 @@ describe('packets through the Baton runner (examples: triage → refunds)', () =
 
     const decision = audit.find((a) => a.kind === HANDOFF_DECISION_KIND)!;
     const boundary = audit.find((a) => a.kind === PACKET_BOUNDARY_KIND)!;
-    expect(decision.data).toMatchObject({ decision: 'allow', source: TRIAGE, destination: REFUNDS, purpose: 'refund_eligibility_review', contract_version: '2026-11-29.1' });
+    expect(decision.data).toMatchObject({
+      decision: 'allow',
+      source: TRIAGE,
+      destination: REFUNDS,
+      purpose: 'refund_eligibility_review',
+      contract_version: '2026-11-29.1',
+    });
     expect(boundary.data).toMatchObject({ packet_id: packet!.packet_id, input_is_packet: true, decision_record_id: decision.id });
-    expect(reconcilePacketAudit({ captured: first, boundaryRecord: boundary, decisionRecord: decision, auditKey: KEYS.auditKey })).toEqual({ ok: true, problems: [] });
+    expect(reconcilePacketAudit({ captured: first, boundaryRecord: boundary, decisionRecord: decision, auditKey: KEYS.auditKey })).toEqual({
+      ok: true,
+      problems: [],
+    });
     // The runner's own handoff record carries the packet id; no audit record carries content.
     expect(audit.find((a) => a.kind === 'handoff')?.data).toMatchObject({ packet_id: packet!.packet_id, target_agent_id: REFUNDS });
     const stored = JSON.stringify(audit);
@@ -164,8 +194,16 @@ describe('packets through the Baton runner (examples: triage → refunds)', () =
 
   const stops: Array<[string, { auth?: RunAuth; gate?: Partial<PacketHandoffGateOptions> }, string]> = [
     ['a cross-tenant case reference', { auth: { tenant: 'globex', subject: 'u', roles: ['support_agent'] } }, 'TENANT_MISMATCH'],
-    ['an unapproved field', { gate: { resolveCase: (r) => ({ ...defaultResolveCase(r), fields: ['order_id', 'notes'] }) } }, 'UNEXPECTED_FIELD'],
-    ['a policy-store outage', { gate: { policyStore: createFilePolicyStore({ file: join(tmpdir(), 'baton-no-such-policy-store', 'contract.yml') }) } }, 'POLICY_STORE_UNAVAILABLE'],
+    [
+      'an unapproved field',
+      { gate: { resolveCase: (r) => ({ ...defaultResolveCase(r), fields: ['order_id', 'notes'] }) } },
+      'UNEXPECTED_FIELD',
+    ],
+    [
+      'a policy-store outage',
+      { gate: { policyStore: createFilePolicyStore({ file: join(tmpdir(), 'baton-no-such-policy-store', 'contract.yml') }) } },
+      'POLICY_STORE_UNAVAILABLE',
+    ],
     ['missing authorization', { auth: {} }, 'MISSING_AUTHORIZATION'],
   ];
   for (const [name, options, code] of stops) {

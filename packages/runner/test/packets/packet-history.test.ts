@@ -8,7 +8,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createFileCaseDataSource, createFilePolicyStore, createPacketHandoffGate, PACKET_BOUNDARY_KIND, parsePacketInput, userTextOf } from '@baton/packets';
+import {
+  createFileCaseDataSource,
+  createFilePolicyStore,
+  createPacketHandoffGate,
+  PACKET_BOUNDARY_KIND,
+  parsePacketInput,
+  userTextOf,
+} from '@baton/packets';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSqliteThreadStore, loadAgentRegistry, Runner } from '../../src/index.js';
 import type { RunAuth, ToolImplementation } from '../../src/index.js';
@@ -34,7 +41,9 @@ describe('packets with thread history on', () => {
   it('no canary crosses on any turn; each packet run starts at the boundary; the specialist addressed directly sees only its packets and answers', async () => {
     const store = createSqliteThreadStore({ file: join(dir, 'baton.db') });
     const captured: Array<{ agentId: string; runId: string; input: unknown }> = [];
-    const tools = ((await import(pathToFileURL(join(EXAMPLES, 'tools/support-tools.mjs')).href)) as { tools: Record<string, ToolImplementation> }).tools;
+    const tools = (
+      (await import(pathToFileURL(join(EXAMPLES, 'tools/support-tools.mjs')).href)) as { tools: Record<string, ToolImplementation> }
+    ).tools;
     const runner = new Runner({
       registry: await loadAgentRegistry({ dir: join(EXAMPLES, 'agents') }),
       tools,
@@ -49,10 +58,15 @@ describe('packets with thread history on', () => {
         audit: store,
         guardrail: allowAllGuardrail(),
       }),
-      onModelRequest: (e) => void captured.push({ agentId: e.agentId, runId: e.runId, input: structuredClone((e.request as { input: unknown }).input) }),
+      onModelRequest: (e) =>
+        void captured.push({ agentId: e.agentId, runId: e.runId, input: structuredClone((e.request as { input: unknown }).input) }),
     });
     try {
-      const t1 = await runner.run({ agentId: TRIAGE, input: 'Hi, I would like a refund for CASE-1001, my headphones arrived broken.', auth: AUTH });
+      const t1 = await runner.run({
+        agentId: TRIAGE,
+        input: 'Hi, I would like a refund for CASE-1001, my headphones arrived broken.',
+        auth: AUTH,
+      });
       expect(t1.status, JSON.stringify(t1.error)).toBe('completed');
       const threadId = t1.thread_id;
       const t2 = await runner.run({ agentId: TRIAGE, threadId, input: 'Please check the refund for CASE-1001 again.', auth: AUTH });

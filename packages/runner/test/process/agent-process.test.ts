@@ -25,8 +25,7 @@ function inputFor(content: string, extra: Partial<AgentProcessInput> = {}): Agen
   };
 }
 
-const runExample = (input: AgentProcessInput) =>
-  runAgentProcess({ command: process.execPath, args: [EXAMPLE], input, timeoutMs: 45_000 });
+const runExample = (input: AgentProcessInput) => runAgentProcess({ command: process.execPath, args: [EXAMPLE], input, timeoutMs: 45_000 });
 
 function logLines(stderr: string): Record<string, unknown>[] {
   return stderr
@@ -71,7 +70,9 @@ describe('the example order-status agent, run as a subprocess', { timeout: 90_00
   });
 
   it('requests a system::handoff for a refund', async () => {
-    const result = await runExample(inputFor('I want a refund for order 10043', { config: { refunds_agent_id: 'io.baton.examples.refunds' } }));
+    const result = await runExample(
+      inputFor('I want a refund for order 10043', { config: { refunds_agent_id: 'io.baton.examples.refunds' } }),
+    );
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.output.response).toBeNull();
@@ -100,7 +101,10 @@ describe('the example order-status agent, run as a subprocess', { timeout: 90_00
     for (const flags of ['00', '02']) {
       seen.length = 0;
       const result = await runExample(
-        inputFor('status of 12345 please', { config: { status_api_url: baseUrl }, trace: { trace_id: TRACE_ID, parent_span_id: PARENT_SPAN_ID, trace_flags: flags, tracestate: 'congo=t61rcWkgMzE' } }),
+        inputFor('status of 12345 please', {
+          config: { status_api_url: baseUrl },
+          trace: { trace_id: TRACE_ID, parent_span_id: PARENT_SPAN_ID, trace_flags: flags, tracestate: 'congo=t61rcWkgMzE' },
+        }),
       );
       expect(result.ok).toBe(true);
       expect(String(seen[0]!.traceparent)).toMatch(new RegExp(`^00-${TRACE_ID}-[0-9a-f]{16}-${flags}$`));
@@ -116,7 +120,12 @@ describe('the example order-status agent, run as a subprocess', { timeout: 90_00
     expect(result.error.code).toBe('NON_ZERO_EXIT');
     expect(result.exitCode).toBe(1);
     const last = logLines(result.stderr).at(-1);
-    expect(last).toMatchObject({ level: 'error', msg: 'agent handler failed', trace_id: TRACE_ID, error: { message: 'order status service answered HTTP 500' } });
+    expect(last).toMatchObject({
+      level: 'error',
+      msg: 'agent handler failed',
+      trace_id: TRACE_ID,
+      error: { message: 'order status service answered HTTP 500' },
+    });
     expect(result.stderr).not.toContain('    at ');
   });
 
@@ -152,7 +161,12 @@ describe('runAgentProcess contract checks', { timeout: 60_000 }, () => {
 
   it('turns output off the contract into BAD_OUTPUT without echoing it', async () => {
     // The echo script answers { echo: <input> }: valid JSON, but not the agent output contract.
-    const result = await runAgentProcess({ command: process.execPath, args: [scripts.path('echo')], input: inputFor('secret-ish text'), timeoutMs: 15_000 });
+    const result = await runAgentProcess({
+      command: process.execPath,
+      args: [scripts.path('echo')],
+      input: inputFor('secret-ish text'),
+      timeoutMs: 15_000,
+    });
     expect(result.ok).toBe(false);
     if (!result.ok) {
       expect(result.error.code).toBe('BAD_OUTPUT');
@@ -162,7 +176,12 @@ describe('runAgentProcess contract checks', { timeout: 60_000 }, () => {
   });
 
   it('passes process failures through with their codes', async () => {
-    const result = await runAgentProcess({ command: process.execPath, args: [scripts.path('crash')], input: inputFor('x'), timeoutMs: 15_000 });
+    const result = await runAgentProcess({
+      command: process.execPath,
+      args: [scripts.path('crash')],
+      input: inputFor('x'),
+      timeoutMs: 15_000,
+    });
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error).toMatchObject({ code: 'NON_ZERO_EXIT' });
   });
@@ -184,7 +203,10 @@ describe('defineAgentProcess in-process (stream seams)', () => {
   }
 
   it('writes exactly one JSON object and exits 0', async () => {
-    const run = await drive(JSON.stringify(inputFor('hi')), (input) => ({ response: `got ${input.input_message.content}`, state: { n: 1 } }));
+    const run = await drive(JSON.stringify(inputFor('hi')), (input) => ({
+      response: `got ${input.input_message.content}`,
+      state: { n: 1 },
+    }));
     expect(run.exitCode).toBe(0);
     expect(run.returned).toBe(0);
     expect(run.out).toBe('{"response":"got hi","state":{"n":1},"tool_calls":[]}\n');
@@ -245,7 +267,10 @@ describe('defineAgentProcess under termination', { timeout: 90_000 }, () => {
         signal: controller.signal,
       });
       for (;;) {
-        const exists = await access(ready).then(() => true, () => false);
+        const exists = await access(ready).then(
+          () => true,
+          () => false,
+        );
         if (exists) break;
         await new Promise((r) => setTimeout(r, 50));
       }
@@ -254,7 +279,11 @@ describe('defineAgentProcess under termination', { timeout: 90_000 }, () => {
       expect(result.failure?.code).toBe('ABORTED');
       expect(result.exitCode).toBe(143);
       expect(result.signal).toBeNull();
-      expect(logLines(result.stderr).at(-1)).toMatchObject({ msg: 'stopping', reason: 'terminated by the runner (SIGTERM)', trace_id: TRACE_ID });
+      expect(logLines(result.stderr).at(-1)).toMatchObject({
+        msg: 'stopping',
+        reason: 'terminated by the runner (SIGTERM)',
+        trace_id: TRACE_ID,
+      });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -52,7 +52,9 @@ describe('spawnJsonProcess', () => {
   it('reports garbage on stdout without dumping it', async () => {
     const result = await run('garbage');
     expect(result.failure?.code).toBe('BAD_JSON');
-    expect(result.failure?.message).toMatch(/^stdout is not one JSON object: invalid JSON( at character \d+)?; 10030 characters starting with "hello world/);
+    expect(result.failure?.message).toMatch(
+      /^stdout is not one JSON object: invalid JSON( at character \d+)?; 10030 characters starting with "hello world/,
+    );
     expect(result.failure!.message.length).toBeLessThan(300);
   });
 
@@ -120,7 +122,9 @@ describe('spawnJsonProcess', () => {
       const scrubbed = (await run('env')).output as { env: Record<string, string> };
       expect(scrubbed.env.BATON_TEST_SECRET).toBeUndefined();
       expect(scrubbed.env.PATH).toBe(process.env.PATH);
-      expect(Object.keys(scrubbed.env).every((k) => ['PATH', 'HOME', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR', 'SYSTEMROOT'].includes(k))).toBe(true);
+      expect(
+        Object.keys(scrubbed.env).every((k) => ['PATH', 'HOME', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR', 'SYSTEMROOT'].includes(k)),
+      ).toBe(true);
       const explicit = (await run('env', { env: scrubbedEnv({ AGENT_MODE: 'test' }) })).output as { env: Record<string, string> };
       expect(explicit.env.AGENT_MODE).toBe('test');
     } finally {

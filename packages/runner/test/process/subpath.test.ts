@@ -34,7 +34,8 @@ async function importWithHeavyBlocked(specifier: string): Promise<{ ok: true; ex
 
 describe('@baton/runner/process subpath', () => {
   it('exports the spawner without loading the Agents SDK, OpenAI, Fastify or SQLite', async () => {
-    if (!existsSync(resolve(packageDir, 'dist/process/index.js'))) throw new Error('build @baton/runner first: dist/process/index.js is missing');
+    if (!existsSync(resolve(packageDir, 'dist/process/index.js')))
+      throw new Error('build @baton/runner first: dist/process/index.js is missing');
     const result = await importWithHeavyBlocked('@baton/runner/process');
     expect(result).toEqual({
       ok: true,

@@ -80,7 +80,18 @@ describe('loadAgentRegistry({ dir })', () => {
     await writeFile(path.join(dir, 'a.agent.yml'), agentYml('io.test.a', '1.0.0'));
     await writeFile(
       path.join(dir, 'baton.yml'),
-      ['agents:', '  io.test.a:', '    handoffs: [io.test.missing]', '    mode: subprocess', '    colour: blue', '  io.test.ghost:', '    mode: in_process', 'limits:', '  max_turns: 0', ''].join('\n'),
+      [
+        'agents:',
+        '  io.test.a:',
+        '    handoffs: [io.test.missing]',
+        '    mode: subprocess',
+        '    colour: blue',
+        '  io.test.ghost:',
+        '    mode: in_process',
+        'limits:',
+        '  max_turns: 0',
+        '',
+      ].join('\n'),
     );
     const problems = await expectProblems(loadAgentRegistry({ dir }));
     const text = problems.join('\n');
@@ -91,7 +102,10 @@ describe('loadAgentRegistry({ dir })', () => {
 
   it('cross-checks baton.yml against the loaded agents', async () => {
     await writeFile(path.join(dir, 'a.agent.yml'), agentYml('io.test.a', '1.0.0'));
-    await writeFile(path.join(dir, 'baton.yml'), ['agents:', '  io.test.a:', '    handoffs: [io.test.missing, io.test.a]', '  io.test.ghost: {}', ''].join('\n'));
+    await writeFile(
+      path.join(dir, 'baton.yml'),
+      ['agents:', '  io.test.a:', '    handoffs: [io.test.missing, io.test.a]', '  io.test.ghost: {}', ''].join('\n'),
+    );
     const problems = await expectProblems(loadAgentRegistry({ dir }));
     expect(problems).toEqual(
       expect.arrayContaining([
@@ -134,7 +148,13 @@ describe('loadAgentRegistry({ urls })', () => {
   });
 
   it('enforces the size limit, the timeout and HTTP status, reporting each URL', async () => {
-    const problems = await expectProblems(loadAgentRegistry({ urls: [`${base}/big.yml`, `${base}/slow.yml`, `${base}/missing.yml`, 'file:///etc/passwd'], maxBytes: 2000, timeoutMs: 300 }));
+    const problems = await expectProblems(
+      loadAgentRegistry({
+        urls: [`${base}/big.yml`, `${base}/slow.yml`, `${base}/missing.yml`, 'file:///etc/passwd'],
+        maxBytes: 2000,
+        timeoutMs: 300,
+      }),
+    );
     expect(problems).toEqual([
       expect.stringMatching(/big\.yml:1:1: .*limit of 2000 bytes|big\.yml:1:1: .*the limit is 2000/),
       expect.stringMatching(/slow\.yml:1:1: timed out after 300 ms/),

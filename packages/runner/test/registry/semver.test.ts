@@ -3,7 +3,16 @@ import { compareSemver } from '../../src/index.js';
 
 describe('compareSemver (semver.org §11)', () => {
   it('orders the spec example chain', () => {
-    const chain = ['1.0.0-alpha', '1.0.0-alpha.1', '1.0.0-alpha.beta', '1.0.0-beta', '1.0.0-beta.2', '1.0.0-beta.11', '1.0.0-rc.1', '1.0.0'];
+    const chain = [
+      '1.0.0-alpha',
+      '1.0.0-alpha.1',
+      '1.0.0-alpha.beta',
+      '1.0.0-beta',
+      '1.0.0-beta.2',
+      '1.0.0-beta.11',
+      '1.0.0-rc.1',
+      '1.0.0',
+    ];
     for (let i = 0; i < chain.length - 1; i++) {
       expect(compareSemver(chain[i]!, chain[i + 1]!)).toBeLessThan(0);
       expect(compareSemver(chain[i + 1]!, chain[i]!)).toBeGreaterThan(0);

@@ -19,15 +19,20 @@ import { createScriptedProvider, requestText, type ModelScript } from '../../src
 const AGENT = 'io.baton.test.clerk';
 
 function setup(options: { batonYml?: string; script?: ModelScript; runner?: Partial<RunnerOptions>; store?: ThreadStore } = {}) {
-  const models = createScriptedProvider({ scripts: {
-    clerk: options.script ?? [{ toolCalls: [{ name: 'lookup_order', arguments: { order_id: '42' } }] }, { message: 'done' }],
-  } });
+  const models = createScriptedProvider({
+    scripts: {
+      clerk: options.script ?? [{ toolCalls: [{ name: 'lookup_order', arguments: { order_id: '42' } }] }, { message: 'done' }],
+    },
+  });
   const calls: Array<Record<string, unknown>> = [];
   const store = options.store ?? createMemoryThreadStore();
   const guard = scriptedGuardrail();
   const runner = new Runner({
     registry: registry([manifest(AGENT, { tools: [lookupTool(), lookupTool('cancel_order')] })], options.batonYml),
-    tools: { lookup_order: (args) => (calls.push(args), 'found'), cancel_order: (args) => (calls.push({ cancelled: args.order_id }), 'cancelled') },
+    tools: {
+      lookup_order: (args) => (calls.push(args), 'found'),
+      cancel_order: (args) => (calls.push({ cancelled: args.order_id }), 'cancelled'),
+    },
     guardrails: guard.validator,
     store,
     modelProvider: models.provider,
@@ -97,7 +102,12 @@ describe('Runner approvals', () => {
     const { runner } = setup({
       batonYml: `agents:\n  ${AGENT}:\n    system_tools: [delegate_task]\n`,
       runner: { systemTools: [delegate] },
-      script: (_req, i) => (i === 0 ? { toolCalls: [{ name: 'delegate_task', arguments: { requires_approval: false } }] } : i === 1 ? { toolCalls: [{ name: 'delegate_task', arguments: { requires_approval: true } }] } : { message: 'ok' }),
+      script: (_req, i) =>
+        i === 0
+          ? { toolCalls: [{ name: 'delegate_task', arguments: { requires_approval: false } }] }
+          : i === 1
+            ? { toolCalls: [{ name: 'delegate_task', arguments: { requires_approval: true } }] }
+            : { message: 'ok' },
     });
     const paused = await runner.run({ agentId: AGENT, input: 'delegate' });
     expect(paused.status).toBe('requires_action');
@@ -129,7 +139,9 @@ describe('Runner approvals', () => {
   });
 
   it('refuses a short state secret', () => {
-    expect(() => setup({ runner: { approvals: { stateSecret: 'short' } } })).toThrow(/stateSecret must be a string of at least 32 characters/);
+    expect(() => setup({ runner: { approvals: { stateSecret: 'short' } } })).toThrow(
+      /stateSecret must be a string of at least 32 characters/,
+    );
   });
 
   it('fails closed on a store that cannot keep paused runs: refused at construction, or the run fails and the tool never runs', async () => {
@@ -140,7 +152,13 @@ describe('Runner approvals', () => {
     ) as unknown as ThreadStore;
     expect(() => setup({ batonYml: yml('lookup_order'), store: bare })).toThrow(ApprovalsUnsupportedError);
     // A rule only a request's system tool brings cannot be seen at construction: the run fails.
-    const gated: SystemTool = { name: 'gated', description: 'Gated.', parameters: { type: 'object' }, needsApproval: true, execute: () => 'ran' };
+    const gated: SystemTool = {
+      name: 'gated',
+      description: 'Gated.',
+      parameters: { type: 'object' },
+      needsApproval: true,
+      execute: () => 'ran',
+    };
     const { runner, calls } = setup({ store: bare, script: [{ toolCalls: [{ name: 'gated', arguments: {} }] }, { message: 'done' }] });
     const result = await runner.run({ agentId: AGENT, input: 'go', systemTools: [gated] });
     expect(result).toMatchObject({ status: 'failed', error: { code: 'APPROVALS_UNSUPPORTED' } });
@@ -200,7 +218,10 @@ describe('Runner approvals', () => {
     const decisionCall: RunnerEvent[] = [];
     const done = await runner.submitApprovals({
       runId: paused.run_id,
-      decisions: [{ id: second!.id, approve: false, reason: 'no' }, { id: first!.id, approve: true }],
+      decisions: [
+        { id: second!.id, approve: false, reason: 'no' },
+        { id: first!.id, approve: true },
+      ],
       onEvent: (e) => void decisionCall.push(e),
     });
     expect(done.status).toBe('completed');
@@ -225,14 +246,25 @@ describe('Runner approvals', () => {
       batonYml: yml('lookup_order, cancel_order'),
       store,
       runner: { onEvent: (e) => void events.push(e) },
-      script: [{ toolCalls: [{ name: 'lookup_order', arguments: { order_id: '1' } }, { name: 'cancel_order', arguments: { order_id: '2' } }] }, { message: 'done' }],
+      script: [
+        {
+          toolCalls: [
+            { name: 'lookup_order', arguments: { order_id: '1' } },
+            { name: 'cancel_order', arguments: { order_id: '2' } },
+          ],
+        },
+        { message: 'done' },
+      ],
     });
     const paused = await runner.run({ agentId: AGENT, input: 'do both' });
     const kept = (await store.getSuspendedRun!(paused.run_id))!;
     // Someone with write access to the store points the second approval at another call.
     await store.saveSuspendedRun!({ ...kept, approvals: kept.approvals.map((a, i) => (i === 1 ? { ...a, callId: 'call_elsewhere' } : a)) });
     events.length = 0;
-    const failed = await runner.submitApprovals({ runId: paused.run_id, decisions: kept.approvals.map((a) => ({ id: a.id, approve: true })) });
+    const failed = await runner.submitApprovals({
+      runId: paused.run_id,
+      decisions: kept.approvals.map((a) => ({ id: a.id, approve: true })),
+    });
     expect(failed.status).toBe('failed');
     expect(failed.error?.code).toBe('APPROVAL_STATE_INVALID');
     expect(events.filter((e) => e.type === 'approval_decided')).toEqual([]);

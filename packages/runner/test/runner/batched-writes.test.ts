@@ -18,13 +18,19 @@ const BATON_YML = `agents:
 `;
 
 async function runScenario(store: ThreadStore, observe: (what: string) => Promise<void>) {
-  const models = createScriptedProvider({ scripts: {
-    triage: [
-      { toolCalls: [{ name: 'lookup_order', arguments: { order_id: '1234' } }] },
-      { toolCalls: [{ name: 'system__handoff', arguments: { target_agent_id: REFUNDS, input: 'Refund order 1234', state: { order_id: '1234' } } }] },
-    ],
-    refunds: [{ message: 'Refunded.' }],
-  } });
+  const models = createScriptedProvider({
+    scripts: {
+      triage: [
+        { toolCalls: [{ name: 'lookup_order', arguments: { order_id: '1234' } }] },
+        {
+          toolCalls: [
+            { name: 'system__handoff', arguments: { target_agent_id: REFUNDS, input: 'Refund order 1234', state: { order_id: '1234' } } },
+          ],
+        },
+      ],
+      refunds: [{ message: 'Refunded.' }],
+    },
+  });
   const runner = new Runner({
     registry: registry([manifest(TRIAGE, { tools: [lookupTool()] }), manifest(REFUNDS)], BATON_YML),
     tools: {
@@ -66,7 +72,11 @@ describe('batched store writes', () => {
     const seen: Array<{ what: string; items: number; audit: number }> = [];
     const reader = createSqliteThreadStore({ file });
     const observe = async (what: string) => {
-      seen.push({ what, items: (await reader.listItems('thread-batched')).length, audit: (await reader.listAudit('thread-batched')).length });
+      seen.push({
+        what,
+        items: (await reader.listItems('thread-batched')).length,
+        audit: (await reader.listAudit('thread-batched')).length,
+      });
     };
     const batched = await runScenario(sqlite, observe);
     await reader.close();
@@ -78,7 +88,11 @@ describe('batched store writes', () => {
     delete memory.createLockedThread;
     const counts: Array<{ what: string; items: number; audit: number }> = [];
     const direct = await runScenario(memory, async (what) => {
-      counts.push({ what, items: (await memory.listItems('thread-batched')).length, audit: (await memory.listAudit('thread-batched')).length });
+      counts.push({
+        what,
+        items: (await memory.listItems('thread-batched')).length,
+        audit: (await memory.listAudit('thread-batched')).length,
+      });
     });
 
     expect(batched.result.status).toBe('completed');
@@ -97,7 +111,18 @@ describe('batched store writes', () => {
   it('commits a run on a new thread in 7 atomic changes (thread and lock, one per boundary, release), runs included', async () => {
     const sqlite = createSqliteThreadStore({ file: join(dir, 'threads.db') });
     const commits: string[] = [];
-    const writes = new Set(['createThread', 'createLockedThread', 'mergeState', 'replaceState', 'createRun', 'updateRun', 'appendItems', 'appendAudit', 'writeBatch', 'acquireThreadLock']);
+    const writes = new Set([
+      'createThread',
+      'createLockedThread',
+      'mergeState',
+      'replaceState',
+      'createRun',
+      'updateRun',
+      'appendItems',
+      'appendAudit',
+      'writeBatch',
+      'acquireThreadLock',
+    ]);
     // Counts every call that changes the store, and each lock release.
     const counted = new Proxy(sqlite, {
       get(target, key: string) {
@@ -106,7 +131,12 @@ describe('batched store writes', () => {
         return async (...args: unknown[]) => {
           commits.push(key);
           const out = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-          const lock = key === 'acquireThreadLock' ? (out as { release(): Promise<void> }) : key === 'createLockedThread' ? (out as { lock: { release(): Promise<void> } }).lock : undefined;
+          const lock =
+            key === 'acquireThreadLock'
+              ? (out as { release(): Promise<void> })
+              : key === 'createLockedThread'
+                ? (out as { lock: { release(): Promise<void> } }).lock
+                : undefined;
           if (lock) {
             const release = lock.release.bind(lock);
             lock.release = async () => {
@@ -118,13 +148,19 @@ describe('batched store writes', () => {
         };
       },
     });
-    const models = createScriptedProvider({ scripts: {
-      triage: [
-        { toolCalls: [{ name: 'lookup_order', arguments: { order_id: '1234' } }] },
-        { toolCalls: [{ name: 'system__handoff', arguments: { target_agent_id: REFUNDS, input: 'Refund order 1234', state: { order_id: '1234' } } }] },
-      ],
-      refunds: [{ message: 'Refunded.' }],
-    } });
+    const models = createScriptedProvider({
+      scripts: {
+        triage: [
+          { toolCalls: [{ name: 'lookup_order', arguments: { order_id: '1234' } }] },
+          {
+            toolCalls: [
+              { name: 'system__handoff', arguments: { target_agent_id: REFUNDS, input: 'Refund order 1234', state: { order_id: '1234' } } },
+            ],
+          },
+        ],
+        refunds: [{ message: 'Refunded.' }],
+      },
+    });
     const runner = new Runner({
       registry: registry([manifest(TRIAGE, { tools: [lookupTool()] }), manifest(REFUNDS)], BATON_YML),
       tools: { lookup_order: async () => ({ found: true }) },

@@ -31,22 +31,33 @@ describe('concurrent runs on one thread (SQLite store)', () => {
     // Each call hands off with its own key; beta waits a little so the calls would overlap unlocked.
     let active = 0;
     let maxActive = 0;
-    const models = createScriptedProvider({ scripts: {
-      alpha: (req) => {
-        active++;
-        maxActive = Math.max(maxActive, active);
-        // The newest message's key: earlier turns of the thread are replayed before it.
-        const key = [...requestText(req).matchAll(/key-(\w+)/g)].pop()![1]!;
-        return { toolCalls: [{ name: 'system__handoff', arguments: { target_agent_id: B, input: `finish ${key}`, state: { [key]: true } } }] };
+    const models = createScriptedProvider({
+      scripts: {
+        alpha: (req) => {
+          active++;
+          maxActive = Math.max(maxActive, active);
+          // The newest message's key: earlier turns of the thread are replayed before it.
+          const key = [...requestText(req).matchAll(/key-(\w+)/g)].pop()![1]!;
+          return {
+            toolCalls: [{ name: 'system__handoff', arguments: { target_agent_id: B, input: `finish ${key}`, state: { [key]: true } } }],
+          };
+        },
+        beta: () => {
+          active--;
+          return { delayMs: 30, message: 'done' };
+        },
       },
-      beta: () => {
-        active--;
-        return { delayMs: 30, message: 'done' };
-      },
-    } });
-    const runner = new Runner({ registry: registry([manifest(A), manifest(B)], YML), guardrails: scriptedGuardrail().validator, store, modelProvider: models.provider });
+    });
+    const runner = new Runner({
+      registry: registry([manifest(A), manifest(B)], YML),
+      guardrails: scriptedGuardrail().validator,
+      store,
+      modelProvider: models.provider,
+    });
     const thread = await store.createThread({ state: { base: 1 } });
-    const results = await Promise.all(['one', 'two', 'three'].map((k) => runner.run({ agentId: A, input: `key-${k}`, threadId: thread.id })));
+    const results = await Promise.all(
+      ['one', 'two', 'three'].map((k) => runner.run({ agentId: A, input: `key-${k}`, threadId: thread.id })),
+    );
     for (const r of results) expect(r.status).toBe('completed');
     expect(maxActive).toBe(1);
     expect((await store.getThread(thread.id))!.state).toEqual({ base: 1, one: true, two: true, three: true });

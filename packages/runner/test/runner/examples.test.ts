@@ -12,7 +12,9 @@ const EXAMPLES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 describe('the example agents', () => {
   it('triage hands a refund request off to refunds under the offline model', async () => {
     const registry = await loadAgentRegistry({ dir: path.join(EXAMPLES, 'agents') });
-    const { tools } = (await import(pathToFileURL(path.join(EXAMPLES, 'tools', 'support-tools.mjs')).href)) as { tools: Record<string, ToolImplementation> };
+    const { tools } = (await import(pathToFileURL(path.join(EXAMPLES, 'tools', 'support-tools.mjs')).href)) as {
+      tools: Record<string, ToolImplementation>;
+    };
     const provider = await createOfflineModelProvider({ scenario: path.join(EXAMPLES, 'scenarios', 'support.scenario.yml') });
     const guard = scriptedGuardrail();
     const store = createMemoryThreadStore();
@@ -26,7 +28,10 @@ describe('the example agents', () => {
       modelLabel: provider.label,
       onModelRequest: (e) => void captured.push({ agentId: e.agentId, request: e.request }),
     });
-    const result = await runner.run({ agentId: 'io.baton.examples.triage', input: 'Hi, this is about CASE-1001: my headphones arrived broken and I want a refund.' });
+    const result = await runner.run({
+      agentId: 'io.baton.examples.triage',
+      input: 'Hi, this is about CASE-1001: my headphones arrived broken and I want a refund.',
+    });
 
     expect(result.status).toBe('completed');
     expect(result.model).toBe('offline model');
@@ -38,21 +43,43 @@ describe('the example agents', () => {
     expect(result.response).toMatch(/ORD-73914/);
     expect(result.state).toMatchObject({ case_id: 'CASE-1001', order_id: 'ORD-73914' });
     // Nothing from the case notes or prior messages reached the refunds agent's model.
-    const refundsRequests = JSON.stringify(captured.filter((c) => c.agentId === 'io.baton.examples.refunds').map((c) => (c.request as { input: unknown }).input));
+    const refundsRequests = JSON.stringify(
+      captured.filter((c) => c.agentId === 'io.baton.examples.refunds').map((c) => (c.request as { input: unknown }).input),
+    );
     expect(refundsRequests).not.toMatch(/CANARY-/);
     expect(refundsRequests).not.toContain('ana.garcia@example.com');
   });
 
   it('completes the same handoff with the real guardrail engine, every decision ALLOW', async () => {
     const registry = await loadAgentRegistry({ dir: path.join(EXAMPLES, 'agents') });
-    const { tools } = (await import(pathToFileURL(path.join(EXAMPLES, 'tools', 'support-tools.mjs')).href)) as { tools: Record<string, ToolImplementation> };
+    const { tools } = (await import(pathToFileURL(path.join(EXAMPLES, 'tools', 'support-tools.mjs')).href)) as {
+      tools: Record<string, ToolImplementation>;
+    };
     const provider = await createOfflineModelProvider({ scenario: path.join(EXAMPLES, 'scenarios', 'support.scenario.yml') });
-    const runner = new Runner({ registry, tools, guardrails: createInProcessGuardrail(createGuardrailEngine()), modelProvider: provider, modelLabel: provider.label });
-    const result = await runner.run({ agentId: 'io.baton.examples.triage', input: 'Hi, this is about CASE-1001: my headphones arrived broken and I want a refund.' });
+    const runner = new Runner({
+      registry,
+      tools,
+      guardrails: createInProcessGuardrail(createGuardrailEngine()),
+      modelProvider: provider,
+      modelLabel: provider.label,
+    });
+    const result = await runner.run({
+      agentId: 'io.baton.examples.triage',
+      input: 'Hi, this is about CASE-1001: my headphones arrived broken and I want a refund.',
+    });
     expect(result.status).toBe('completed');
     expect(result.agent_id).toBe('io.baton.examples.refunds');
     expect(result.guardrail_decisions.map((d) => d.action_type)).toEqual([
-      'AGENT_INPUT', 'TOOL_CALL', 'TOOL_OUTPUT', 'AGENT_HANDOFF', 'AGENT_INPUT', 'TOOL_CALL', 'TOOL_OUTPUT', 'TOOL_CALL', 'TOOL_OUTPUT', 'AGENT_RESPONSE',
+      'AGENT_INPUT',
+      'TOOL_CALL',
+      'TOOL_OUTPUT',
+      'AGENT_HANDOFF',
+      'AGENT_INPUT',
+      'TOOL_CALL',
+      'TOOL_OUTPUT',
+      'TOOL_CALL',
+      'TOOL_OUTPUT',
+      'AGENT_RESPONSE',
     ]);
     expect(result.guardrail_decisions.every((d) => d.decision === 'ALLOW')).toBe(true);
   });

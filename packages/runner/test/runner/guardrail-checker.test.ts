@@ -80,7 +80,9 @@ describe('guardrailFailOpen through the shipped HTTP client', () => {
     const result = await runner.run({ agentId: AGENT, input: 'hi' });
     expect(result.status).toBe('failed');
     expect(result.error?.code).toBe('GUARDRAIL_BLOCKED');
-    expect(result.guardrail_decisions).toEqual([{ action_type: 'AGENT_INPUT', decision: 'BLOCK', reason_code: 'GUARDRAIL_UNAVAILABLE', agent_id: AGENT }]);
+    expect(result.guardrail_decisions).toEqual([
+      { action_type: 'AGENT_INPUT', decision: 'BLOCK', reason_code: 'GUARDRAIL_UNAVAILABLE', agent_id: AGENT },
+    ]);
   });
 });
 
@@ -90,7 +92,9 @@ describe('one reason code per failure', () => {
     for (const guardrails of [throwing, createInProcessGuardrail(throwing)]) {
       const { runner, store } = runnerWith(guardrails);
       const result = await runner.run({ agentId: AGENT, input: 'hi' });
-      expect(result.guardrail_decisions).toEqual([{ action_type: 'AGENT_INPUT', decision: 'BLOCK', reason_code: 'GUARDRAIL_ENGINE_ERROR', agent_id: AGENT }]);
+      expect(result.guardrail_decisions).toEqual([
+        { action_type: 'AGENT_INPUT', decision: 'BLOCK', reason_code: 'GUARDRAIL_ENGINE_ERROR', agent_id: AGENT },
+      ]);
       const [audit] = (await store.listAudit(result.thread_id)).filter((a) => a.kind === 'guardrail_decision');
       expect(audit?.data).toMatchObject({ decision: 'BLOCK', reason_code: 'GUARDRAIL_ENGINE_ERROR', failure: 'GUARDRAIL_ENGINE_ERROR' });
     }
@@ -119,24 +123,44 @@ agents:
   ${TRIAGE}:
     handoffs: [${REFUNDS}]
 `;
-  function gated(gate: NonNullable<ConstructorParameters<typeof Runner>[0]['handoffGate']>, decide: Parameters<typeof scriptedGuardrail>[0] = () => undefined) {
-    const models = createScriptedProvider({ scripts: {
-      triage: [{ toolCalls: [{ name: 'system__handoff', arguments: { target_agent_id: REFUNDS, input: 'model prose', state: { order_id: '1' } } }] }],
-      refunds: [{ message: 'done' }],
-    } });
+  function gated(
+    gate: NonNullable<ConstructorParameters<typeof Runner>[0]['handoffGate']>,
+    decide: Parameters<typeof scriptedGuardrail>[0] = () => undefined,
+  ) {
+    const models = createScriptedProvider({
+      scripts: {
+        triage: [
+          {
+            toolCalls: [
+              { name: 'system__handoff', arguments: { target_agent_id: REFUNDS, input: 'model prose', state: { order_id: '1' } } },
+            ],
+          },
+        ],
+        refunds: [{ message: 'done' }],
+      },
+    });
     const guard = scriptedGuardrail(decide);
-    const runner = new Runner({ registry: registry([manifest(TRIAGE), manifest(REFUNDS)], YML), guardrails: guard.validator, modelProvider: models.provider, handoffGate: gate, limits: { guardrailTimeoutMs: 60_000 } });
+    const runner = new Runner({
+      registry: registry([manifest(TRIAGE), manifest(REFUNDS)], YML),
+      guardrails: guard.validator,
+      modelProvider: models.provider,
+      handoffGate: gate,
+      limits: { guardrailTimeoutMs: 60_000 },
+    });
     return { runner, models, guard };
   }
 
   it('a gate that rewrites the input without calling checkHandoff has its result checked (and blocked) by the runner', async () => {
-    const { runner, models, guard } = gated(
-      { prepare: async () => ({ input: 'gate-built input' }) },
-      (r) => (r.action_type === 'AGENT_HANDOFF' && r.payload.input === 'gate-built input' ? { decision: 'BLOCK', reason_code: 'TEST_CROSSING' } : undefined),
+    const { runner, models, guard } = gated({ prepare: async () => ({ input: 'gate-built input' }) }, (r) =>
+      r.action_type === 'AGENT_HANDOFF' && r.payload.input === 'gate-built input'
+        ? { decision: 'BLOCK', reason_code: 'TEST_CROSSING' }
+        : undefined,
     );
     const result = await runner.run({ agentId: TRIAGE, input: 'hi' });
     expect(models.requests['refunds']).toBeUndefined();
-    expect(result.guardrail_decisions.filter((d) => d.action_type === 'AGENT_HANDOFF').map((d) => `${d.decision}:${d.reason_code}`)).toEqual(['ALLOW:OK', 'BLOCK:TEST_CROSSING']);
+    expect(
+      result.guardrail_decisions.filter((d) => d.action_type === 'AGENT_HANDOFF').map((d) => `${d.decision}:${d.reason_code}`),
+    ).toEqual(['ALLOW:OK', 'BLOCK:TEST_CROSSING']);
     const crossing = guard.requests.filter((r) => r.action_type === 'AGENT_HANDOFF')[1]!;
     expect(crossing.trace.trace_id).toBe(result.trace_id);
   });
@@ -151,7 +175,11 @@ agents:
     });
     const result = await runner.run({ agentId: TRIAGE, input: 'hi' });
     expect(models.requests['refunds']).toBeUndefined();
-    expect(result.guardrail_decisions.at(-1)).toMatchObject({ action_type: 'AGENT_HANDOFF', decision: 'BLOCK', reason_code: 'HANDOFF_CROSSING_INVALID' });
+    expect(result.guardrail_decisions.at(-1)).toMatchObject({
+      action_type: 'AGENT_HANDOFF',
+      decision: 'BLOCK',
+      reason_code: 'HANDOFF_CROSSING_INVALID',
+    });
     expect(guard.requests.filter((r) => r.action_type === 'AGENT_HANDOFF')).toHaveLength(1);
   });
 });

@@ -19,7 +19,14 @@ function script() {
   return {
     triage: [
       { toolCalls: [{ name: 'lookup_order', arguments: { order_id: '1234' } }] },
-      { toolCalls: [{ name: 'system__handoff', arguments: { target_agent_id: REFUNDS, input: 'Refund order 1234', state: { order_id: '1234', stage: 'refund' } } }] },
+      {
+        toolCalls: [
+          {
+            name: 'system__handoff',
+            arguments: { target_agent_id: REFUNDS, input: 'Refund order 1234', state: { order_id: '1234', stage: 'refund' } },
+          },
+        ],
+      },
     ],
     refunds: [{ message: 'Done.' }],
   };
@@ -39,7 +46,7 @@ function setup(store = createMemoryThreadStore()) {
 }
 
 describe('idempotency keys', () => {
-  it('applies a retried request\'s state merge once, even after another run changed the state', async () => {
+  it("applies a retried request's state merge once, even after another run changed the state", async () => {
     const { store, contexts, make } = setup();
     const thread = await store.createThread({ id: 'thread_retry' });
     const first = await make().run({ agentId: TRIAGE, input: 'refund 1234', threadId: thread.id, idempotencyKey: 'job_42' });

@@ -8,7 +8,9 @@ const AGENT = 'io.baton.test.worker';
 
 describe('limits, cancellation and caller errors', () => {
   it('expires a run that exceeds runTimeoutMs, even if a tool ignores the abort', async () => {
-    const models = createScriptedProvider({ scripts: { worker: [{ toolCalls: [{ name: 'lookup_order', arguments: { order_id: '1' } }] }] } });
+    const models = createScriptedProvider({
+      scripts: { worker: [{ toolCalls: [{ name: 'lookup_order', arguments: { order_id: '1' } }] }] },
+    });
     const store = createMemoryThreadStore();
     const runner = new Runner({
       registry: registry([manifest(AGENT, { tools: [lookupTool()] })]),
@@ -30,7 +32,11 @@ describe('limits, cancellation and caller errors', () => {
 
   it('cancels when the caller aborts', async () => {
     const models = createScriptedProvider({ scripts: { worker: [{ delayMs: 60_000, message: 'late' }] } });
-    const runner = new Runner({ registry: registry([manifest(AGENT)]), guardrails: scriptedGuardrail().validator, modelProvider: models.provider });
+    const runner = new Runner({
+      registry: registry([manifest(AGENT)]),
+      guardrails: scriptedGuardrail().validator,
+      modelProvider: models.provider,
+    });
     const controller = new AbortController();
     const pending = runner.run({ agentId: AGENT, input: 'x', signal: controller.signal });
     setTimeout(() => controller.abort(), 100);
@@ -40,7 +46,9 @@ describe('limits, cancellation and caller errors', () => {
   });
 
   it('fails with MAX_TURNS_EXCEEDED when the model keeps calling tools', async () => {
-    const models = createScriptedProvider({ scripts: { worker: () => ({ toolCalls: [{ name: 'lookup_order', arguments: { order_id: '1' } }] }) } });
+    const models = createScriptedProvider({
+      scripts: { worker: () => ({ toolCalls: [{ name: 'lookup_order', arguments: { order_id: '1' } }] }) },
+    });
     const runner = new Runner({
       registry: registry([manifest(AGENT, { tools: [lookupTool()] })]),
       tools: { lookup_order: () => 'again' },
@@ -57,12 +65,23 @@ describe('limits, cancellation and caller errors', () => {
     const yieldControl: SystemTool = {
       name: 'yield_control',
       description: 'Return to the parent.',
-      parameters: { type: 'object', properties: { status: { type: 'string', enum: ['SUCCESS', 'FAILURE'] } }, required: ['status'], additionalProperties: false },
+      parameters: {
+        type: 'object',
+        properties: { status: { type: 'string', enum: ['SUCCESS', 'FAILURE'] } },
+        required: ['status'],
+        additionalProperties: false,
+      },
       terminal: true,
       execute: () => 'yielded',
     };
-    const models = createScriptedProvider({ scripts: { worker: [{ toolCalls: [{ name: 'yield_control', arguments: { status: 'SUCCESS' } }] }, { message: 'never asked' }] } });
-    const runner = new Runner({ registry: registry([manifest(AGENT)]), guardrails: scriptedGuardrail().validator, modelProvider: models.provider });
+    const models = createScriptedProvider({
+      scripts: { worker: [{ toolCalls: [{ name: 'yield_control', arguments: { status: 'SUCCESS' } }] }, { message: 'never asked' }] },
+    });
+    const runner = new Runner({
+      registry: registry([manifest(AGENT)]),
+      guardrails: scriptedGuardrail().validator,
+      modelProvider: models.provider,
+    });
     const result = await runner.run({ agentId: AGENT, input: 'x', systemTools: [yieldControl], depth: 1 });
     expect(result.status).toBe('completed');
     expect(result.terminal).toEqual({ name: 'yield_control', arguments: { status: 'SUCCESS' } });
@@ -71,11 +90,22 @@ describe('limits, cancellation and caller errors', () => {
 
   it('system tools named in baton.yml must be given to the Runner', () => {
     const reg = registry([manifest(AGENT)], `agents:\n  ${AGENT}:\n    system_tools: [delegate_task]\n`);
-    expect(() => new Runner({ registry: reg, guardrails: scriptedGuardrail().validator, modelProvider: createScriptedProvider({ scripts: {} }).provider })).toThrow(/system tool 'delegate_task'/);
+    expect(
+      () =>
+        new Runner({
+          registry: reg,
+          guardrails: scriptedGuardrail().validator,
+          modelProvider: createScriptedProvider({ scripts: {} }).provider,
+        }),
+    ).toThrow(/system tool 'delegate_task'/);
   });
 
   it('throws caller errors for unknown agents and malformed requests', async () => {
-    const runner = new Runner({ registry: registry([manifest(AGENT)]), guardrails: scriptedGuardrail().validator, modelProvider: createScriptedProvider({ scripts: {} }).provider });
+    const runner = new Runner({
+      registry: registry([manifest(AGENT)]),
+      guardrails: scriptedGuardrail().validator,
+      modelProvider: createScriptedProvider({ scripts: {} }).provider,
+    });
     await expect(runner.run({ agentId: 'io.baton.test.nobody', input: 'x' })).rejects.toBeInstanceOf(AgentNotFoundError);
     await expect(runner.run({ agentId: AGENT, agentVersion: '9.9.9', input: 'x' })).rejects.toThrow(/has no version 9.9.9/);
     await expect(runner.run({ agentId: AGENT, input: 42 as unknown as string })).rejects.toBeInstanceOf(InvalidRunRequestError);
@@ -83,7 +113,11 @@ describe('limits, cancellation and caller errors', () => {
   });
 
   it('requires guardrails and a model provider', () => {
-    expect(() => new Runner({ registry: registry([manifest(AGENT)]), modelProvider: createScriptedProvider({ scripts: {} }).provider } as never)).toThrow(/guardrails/);
-    expect(() => new Runner({ registry: registry([manifest(AGENT)]), guardrails: scriptedGuardrail().validator } as never)).toThrow(/modelProvider/);
+    expect(
+      () => new Runner({ registry: registry([manifest(AGENT)]), modelProvider: createScriptedProvider({ scripts: {} }).provider } as never),
+    ).toThrow(/guardrails/);
+    expect(() => new Runner({ registry: registry([manifest(AGENT)]), guardrails: scriptedGuardrail().validator } as never)).toThrow(
+      /modelProvider/,
+    );
   });
 });

@@ -19,7 +19,9 @@ const INPUT = 'Hello, about CASE-1001: please write to me, my card is 4242 4242 
 
 async function run(policy?: PolicyInput) {
   const sent: Array<Record<string, unknown>> = [];
-  const exampleTools = ((await import(pathToFileURL(join(EXAMPLES, 'tools/support-tools.mjs')).href)) as { tools: Record<string, ToolImplementation> }).tools;
+  const exampleTools = (
+    (await import(pathToFileURL(join(EXAMPLES, 'tools/support-tools.mjs')).href)) as { tools: Record<string, ToolImplementation> }
+  ).tools;
   const tools: Record<string, ToolImplementation> = {
     ...exampleTools,
     send_customer_email: (args, ctx) => {

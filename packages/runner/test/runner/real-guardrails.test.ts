@@ -12,7 +12,12 @@ const sendEmail = {
   function: {
     name: 'send_email',
     description: 'Sends an e-mail.',
-    parameters: { type: 'object' as const, properties: { to: { type: 'string' }, body: { type: 'string' } }, required: ['to', 'body'], additionalProperties: false },
+    parameters: {
+      type: 'object' as const,
+      properties: { to: { type: 'string' }, body: { type: 'string' } },
+      required: ['to', 'body'],
+      additionalProperties: false,
+    },
   },
 };
 
@@ -49,7 +54,14 @@ describe('with the real guardrail engine (in-process)', () => {
 
   it('redacts a card number in TOOL_CALL arguments and keeps the other values', async () => {
     const { runner, sent } = runnerWith(guardrails, [
-      { toolCalls: [{ name: 'send_email', arguments: { to: 'ops@example.com', body: 'Customer card 4111 1111 1111 1111 needs a refund for order ORD-73914' } }] },
+      {
+        toolCalls: [
+          {
+            name: 'send_email',
+            arguments: { to: 'ops@example.com', body: 'Customer card 4111 1111 1111 1111 needs a refund for order ORD-73914' },
+          },
+        ],
+      },
       { message: 'Done.' },
     ]);
     const result = await runner.run({ agentId: AGENT, input: 'Please e-mail ops about the refund.' });
@@ -72,7 +84,9 @@ describe('with the real guardrail engine (in-process)', () => {
 describe('with the HTTP guardrail client', () => {
   it('fails closed when the guardrail service is down', async () => {
     const port = await closedPort();
-    const { runner, models } = runnerWith(createGuardrailClient({ url: `http://127.0.0.1:${port}`, timeoutMs: 1000 }), [{ message: 'never' }]);
+    const { runner, models } = runnerWith(createGuardrailClient({ url: `http://127.0.0.1:${port}`, timeoutMs: 1000 }), [
+      { message: 'never' },
+    ]);
     const result = await runner.run({ agentId: AGENT, input: 'hello' });
     expect(result.status).toBe('failed');
     expect(result.guardrail_decisions[0]).toMatchObject({ action_type: 'AGENT_INPUT', decision: 'BLOCK' });

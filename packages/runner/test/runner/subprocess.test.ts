@@ -40,7 +40,11 @@ function setup(decide?: Parameters<typeof scriptedGuardrail>[0]) {
 describe('subprocess agents', () => {
   it("gets the seed's stdin object and its state is merged into the thread", async () => {
     const { runner } = setup();
-    const first = await runner.run({ agentId: PROC, input: 'inspect', traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' });
+    const first = await runner.run({
+      agentId: PROC,
+      input: 'inspect',
+      traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+    });
     expect(first.status).toBe('completed');
     const seen = JSON.parse(first.response!);
     expect(seen).toMatchObject({ config: { region: 'EU' }, state: {}, thread_id: first.thread_id, run_id: first.run_id });
@@ -96,7 +100,9 @@ describe('subprocess agents', () => {
     expect(toolRuns).toEqual([{ order_id: '9' }]);
     expect(guard.requests.map((r) => r.action_type)).toEqual(['AGENT_INPUT', 'TOOL_CALL', 'TOOL_OUTPUT', 'AGENT_RESPONSE']);
 
-    const blocked = setup((r) => (r.action_type === 'TOOL_CALL' ? { decision: 'BLOCK', reason_code: 'NO', reason_message: 'no' } : undefined));
+    const blocked = setup((r) =>
+      r.action_type === 'TOOL_CALL' ? { decision: 'BLOCK', reason_code: 'NO', reason_message: 'no' } : undefined,
+    );
     await blocked.runner.run({ agentId: PROC, input: 'tool' });
     expect(blocked.toolRuns).toEqual([]);
   });
@@ -112,7 +118,10 @@ describe('subprocess agents', () => {
     ]);
     expect(result.state).toEqual({ from_process: true, handed: 1 });
     expect(models.requests['beta']![0]!.input).toEqual([{ type: 'message', role: 'user', content: 'from the process' }]);
-    const statuses = (await store.listItems(result.thread_id)).map((i) => i.item).filter((i) => i['type'] === 'handoff').map((i) => i['status']);
+    const statuses = (await store.listItems(result.thread_id))
+      .map((i) => i.item)
+      .filter((i) => i['type'] === 'handoff')
+      .map((i) => i['status']);
     expect(statuses).toEqual(['ignored', 'honoured']);
   });
 

@@ -17,7 +17,14 @@ function systemTool(name: string, execute: SystemTool['execute'] = () => 'done')
   return { name, description: `system tool ${name}`, parameters: { type: 'object', properties: {}, required: [] }, execute };
 }
 
-function runner(options: { systemTools?: SystemTool[]; yml?: string; tools?: ReturnType<typeof lookupTool>[]; script?: ScriptedProviderOptions['scripts'] } = {}) {
+function runner(
+  options: {
+    systemTools?: SystemTool[];
+    yml?: string;
+    tools?: ReturnType<typeof lookupTool>[];
+    script?: ScriptedProviderOptions['scripts'];
+  } = {},
+) {
   const models = createScriptedProvider({ scripts: options.script ?? { alpha: [{ message: 'hi' }], beta: [{ message: 'beta here' }] } });
   const r = new Runner({
     registry: registry([manifest(A, { tools: options.tools ?? [lookupTool()] }), manifest(B)], options.yml),
@@ -58,7 +65,9 @@ describe('tool names on every path', () => {
 
   it('baton.yml system_tools: bad names, duplicates and names of manifest tools are refused with their line', () => {
     const yml = (list: string) => `agents:\n  ${A}:\n    system_tools: ${list}\n`;
-    const bad = caught(() => registry([manifest(A, { tools: [lookupTool()] })], yml('[ "finish!", lookup_order, done, done, "Ns::x" ]'))) as RegistryError;
+    const bad = caught(() =>
+      registry([manifest(A, { tools: [lookupTool()] })], yml('[ "finish!", lookup_order, done, done, "Ns::x" ]')),
+    ) as RegistryError;
     const messages = bad.problems.map((p) => `${p.line}: ${p.message}`);
     expect(messages).toEqual([
       expect.stringMatching(/^3: .*system_tools\[0\]: tool name 'finish!' contains '!' at position 7/),
@@ -84,15 +93,28 @@ describe('tool names on every path', () => {
   it('RunRequest.systemTools: checked per request; a manifest tool or configured system tool is never replaced', async () => {
     const yml = `agents:\n  ${A}:\n    system_tools: [finish]\n    handoffs: [${B}]\n`;
     const { runner: r } = runner({ systemTools: [systemTool('finish')], yml });
-    await expect(r.run({ agentId: A, input: 'x', systemTools: [systemTool('bad name')] })).rejects.toThrow(/systemTools\[0\]: tool name 'bad name' contains U\+0020 at position 4/);
-    await expect(r.run({ agentId: A, input: 'x', systemTools: [systemTool('y'), systemTool('y')] })).rejects.toMatchObject({ code: 'TOOL_NAME_CONFLICT' });
-    await expect(r.run({ agentId: A, input: 'x', systemTools: [systemTool('lookup_order')] })).rejects.toThrow(/'lookup_order' is also a tool in io\.baton\.test\.alpha's manifest/);
-    await expect(r.run({ agentId: A, input: 'x', systemTools: [systemTool('finish')] })).rejects.toThrow(/already has the system tool 'finish'/);
+    await expect(r.run({ agentId: A, input: 'x', systemTools: [systemTool('bad name')] })).rejects.toThrow(
+      /systemTools\[0\]: tool name 'bad name' contains U\+0020 at position 4/,
+    );
+    await expect(r.run({ agentId: A, input: 'x', systemTools: [systemTool('y'), systemTool('y')] })).rejects.toMatchObject({
+      code: 'TOOL_NAME_CONFLICT',
+    });
+    await expect(r.run({ agentId: A, input: 'x', systemTools: [systemTool('lookup_order')] })).rejects.toThrow(
+      /'lookup_order' is also a tool in io\.baton\.test\.alpha's manifest/,
+    );
+    await expect(r.run({ agentId: A, input: 'x', systemTools: [systemTool('finish')] })).rejects.toThrow(
+      /already has the system tool 'finish'/,
+    );
   });
 
   it('an agent reached by handoff whose manifest has the requested tool fails with TOOL_NAME_CONFLICT before its model is called', async () => {
     const yml = `agents:\n  ${A}:\n    handoffs: [${B}]\n`;
-    const models = createScriptedProvider({ scripts: { alpha: [{ toolCalls: [{ name: 'system__handoff', arguments: { target_agent_id: B, input: 'go' } }] }], beta: [{ message: 'beta here' }] } });
+    const models = createScriptedProvider({
+      scripts: {
+        alpha: [{ toolCalls: [{ name: 'system__handoff', arguments: { target_agent_id: B, input: 'go' } }] }],
+        beta: [{ message: 'beta here' }],
+      },
+    });
     const r = new Runner({
       registry: registry([manifest(A), manifest(B, { tools: [lookupTool('finish')] })], yml),
       guardrails: scriptedGuardrail().validator,
@@ -107,7 +129,9 @@ describe('tool names on every path', () => {
 
   it('a namespaced system tool goes on the wire as ns__finish and is recorded as ns::finish', async () => {
     const calls: unknown[] = [];
-    const models = createScriptedProvider({ scripts: { alpha: [{ toolCalls: [{ name: 'ns__finish', arguments: {} }] }, { message: 'finished' }] } });
+    const models = createScriptedProvider({
+      scripts: { alpha: [{ toolCalls: [{ name: 'ns__finish', arguments: {} }] }, { message: 'finished' }] },
+    });
     const r = new Runner({
       registry: registry([manifest(A)]),
       guardrails: scriptedGuardrail().validator,

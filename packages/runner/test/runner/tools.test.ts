@@ -8,7 +8,10 @@ import type { GuardrailRequest } from '@baton/manifest';
 const AGENT = 'io.baton.test.clerk';
 
 /** One tool call, then a final message; returns what the tool got and what the model saw next. */
-async function runOneCall(call: ScriptedToolCall, options: { decide?: (r: GuardrailRequest) => ScriptedDecision | undefined; impl?: ToolImplementation; noImpl?: boolean } = {}) {
+async function runOneCall(
+  call: ScriptedToolCall,
+  options: { decide?: (r: GuardrailRequest) => ScriptedDecision | undefined; impl?: ToolImplementation; noImpl?: boolean } = {},
+) {
   const models = createScriptedProvider({ scripts: { clerk: [{ toolCalls: [call] }, { message: 'done' }] } });
   const guard = scriptedGuardrail(options.decide);
   const received: Array<Record<string, unknown>> = [];
@@ -36,7 +39,10 @@ describe('tool calls', () => {
   });
 
   it('never calls the tool with schema-invalid arguments; the model gets a clear error', async () => {
-    const { result, received, toolResultSeen, guard } = await runOneCall({ name: 'lookup_order', arguments: { order_id: 'abc', extra: 1 } });
+    const { result, received, toolResultSeen, guard } = await runOneCall({
+      name: 'lookup_order',
+      arguments: { order_id: 'abc', extra: 1 },
+    });
     expect(result.status).toBe('completed');
     expect(received).toEqual([]);
     expect(toolResultSeen).toContain("invalid arguments for tool 'lookup_order'");
@@ -55,11 +61,19 @@ describe('tool calls', () => {
   it('TOOL_CALL BLOCK: the tool is not called and the model is told why', async () => {
     const { received, toolResultSeen, result } = await runOneCall(
       { name: 'lookup_order', arguments: { order_id: '42' } },
-      { decide: (r) => (r.action_type === 'TOOL_CALL' ? { decision: 'BLOCK', reason_code: 'POLICY', reason_message: 'lookups are disabled' } : undefined) },
+      {
+        decide: (r) =>
+          r.action_type === 'TOOL_CALL' ? { decision: 'BLOCK', reason_code: 'POLICY', reason_message: 'lookups are disabled' } : undefined,
+      },
     );
     expect(received).toEqual([]);
     expect(toolResultSeen).toContain('blocked by a guardrail (POLICY): lookups are disabled');
-    expect(result.guardrail_decisions).toContainEqual({ action_type: 'TOOL_CALL', decision: 'BLOCK', reason_code: 'POLICY', agent_id: AGENT });
+    expect(result.guardrail_decisions).toContainEqual({
+      action_type: 'TOOL_CALL',
+      decision: 'BLOCK',
+      reason_code: 'POLICY',
+      agent_id: AGENT,
+    });
   });
 
   it('TOOL_CALL MODIFY: the tool runs with the modified arguments', async () => {
@@ -68,7 +82,15 @@ describe('tool calls', () => {
       {
         decide: (r) =>
           r.action_type === 'TOOL_CALL'
-            ? { decision: 'MODIFY', reason_code: 'PII_REDACTED', reason_message: 'redacted', modified_payload: { ...r.payload, function: { name: 'lookup_order', arguments: '{"order_id":"42","note":"card [REDACTED]"}' } } }
+            ? {
+                decision: 'MODIFY',
+                reason_code: 'PII_REDACTED',
+                reason_message: 'redacted',
+                modified_payload: {
+                  ...r.payload,
+                  function: { name: 'lookup_order', arguments: '{"order_id":"42","note":"card [REDACTED]"}' },
+                },
+              }
             : undefined,
       },
     );
@@ -83,7 +105,12 @@ describe('tool calls', () => {
       {
         decide: (r) =>
           r.action_type === 'TOOL_CALL'
-            ? { decision: 'MODIFY', reason_code: 'X', reason_message: 'x', modified_payload: { ...r.payload, function: { name: 'lookup_order', arguments: '{"order_id":"[REDACTED]"}' } } }
+            ? {
+                decision: 'MODIFY',
+                reason_code: 'X',
+                reason_message: 'x',
+                modified_payload: { ...r.payload, function: { name: 'lookup_order', arguments: '{"order_id":"[REDACTED]"}' } },
+              }
             : undefined,
       },
     );
@@ -97,7 +124,12 @@ describe('tool calls', () => {
   it('TOOL_OUTPUT BLOCK withholds the output from the model', async () => {
     const { toolResultSeen, received, items } = await runOneCall(
       { name: 'lookup_order', arguments: { order_id: '42' } },
-      { decide: (r) => (r.action_type === 'TOOL_OUTPUT' ? { decision: 'BLOCK', reason_code: 'INJECTION', reason_message: 'prompt injection in tool output' } : undefined) },
+      {
+        decide: (r) =>
+          r.action_type === 'TOOL_OUTPUT'
+            ? { decision: 'BLOCK', reason_code: 'INJECTION', reason_message: 'prompt injection in tool output' }
+            : undefined,
+      },
     );
     expect(received).toHaveLength(1);
     expect(toolResultSeen).toContain('[tool output withheld by guardrail: prompt injection in tool output]');
@@ -112,7 +144,12 @@ describe('tool calls', () => {
         impl: () => 'customer ssn 123-45-6789',
         decide: (r) =>
           r.action_type === 'TOOL_OUTPUT' && typeof r.payload === 'object'
-            ? { decision: 'MODIFY', reason_code: 'PII_REDACTED', reason_message: 'r', modified_payload: { ...r.payload, output: 'customer ssn [REDACTED]' } }
+            ? {
+                decision: 'MODIFY',
+                reason_code: 'PII_REDACTED',
+                reason_message: 'r',
+                modified_payload: { ...r.payload, output: 'customer ssn [REDACTED]' },
+              }
             : undefined,
       },
     );
@@ -121,7 +158,14 @@ describe('tool calls', () => {
   });
 
   it('a tool that throws gives the model an error string, not a crash', async () => {
-    const { result, toolResultSeen } = await runOneCall({ name: 'lookup_order', arguments: { order_id: '42' } }, { impl: () => { throw new Error('database down'); } });
+    const { result, toolResultSeen } = await runOneCall(
+      { name: 'lookup_order', arguments: { order_id: '42' } },
+      {
+        impl: () => {
+          throw new Error('database down');
+        },
+      },
+    );
     expect(result.status).toBe('completed');
     expect(toolResultSeen).toContain("tool 'lookup_order' failed: database down");
   });
@@ -132,7 +176,9 @@ describe('tool calls', () => {
   });
 
   it('tool names keep hyphens on the wire (the SDK would rewrite them)', async () => {
-    const models = createScriptedProvider({ scripts: { clerk: [{ toolCalls: [{ name: 'lookup-order', arguments: { order_id: '7' } }] }, { message: 'ok' }] } });
+    const models = createScriptedProvider({
+      scripts: { clerk: [{ toolCalls: [{ name: 'lookup-order', arguments: { order_id: '7' } }] }, { message: 'ok' }] },
+    });
     const got: unknown[] = [];
     const runner = new Runner({
       registry: registry([manifest(AGENT, { tools: [lookupTool('lookup-order')] })]),
@@ -147,14 +193,22 @@ describe('tool calls', () => {
 
   it('passes a ToolContext with ids, depth, auth and a trace-propagating fetch', async () => {
     let seen: Parameters<ToolImplementation>[1] | undefined;
-    const models = createScriptedProvider({ scripts: { clerk: [{ toolCalls: [{ name: 'lookup_order', arguments: { order_id: '1' } }] }, { message: 'ok' }] } });
+    const models = createScriptedProvider({
+      scripts: { clerk: [{ toolCalls: [{ name: 'lookup_order', arguments: { order_id: '1' } }] }, { message: 'ok' }] },
+    });
     const runner = new Runner({
       registry: registry([manifest(AGENT, { tools: [lookupTool()] })]),
       tools: { lookup_order: (_a, ctx) => ((seen = ctx), 'ok') },
       guardrails: scriptedGuardrail().validator,
       modelProvider: models.provider,
     });
-    const result = await runner.run({ agentId: AGENT, input: 'x', depth: 2, auth: { tenant: 't1' }, traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' });
+    const result = await runner.run({
+      agentId: AGENT,
+      input: 'x',
+      depth: 2,
+      auth: { tenant: 't1' },
+      traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+    });
     expect(seen).toMatchObject({ threadId: result.thread_id, runId: result.run_id, agentId: AGENT, depth: 2, auth: { tenant: 't1' } });
     expect(seen!.traceparent).toMatch(/^00-0af7651916cd43dd8448eb211c80319c-[0-9a-f]{16}-0[01]$/);
     expect(typeof seen!.fetch).toBe('function');

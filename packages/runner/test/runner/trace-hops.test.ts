@@ -47,7 +47,10 @@ async function setup() {
   const guardrailAnswers: string[] = [];
   model = await startScriptedOpenAIServer({
     api: 'chat',
-    script: (req) => (JSON.stringify(req.body.messages).includes('status: green') ? { message: 'all green' } : { toolCalls: [{ name: 'fetch_status', arguments: {} }] }),
+    script: (req) =>
+      JSON.stringify(req.body.messages).includes('status: green')
+        ? { message: 'all green' }
+        : { toolCalls: [{ name: 'fetch_status', arguments: {} }] },
   });
   // This file checks trace headers, not load shedding: on a saturated machine a check may wait in
   // the worker pool's queue longer than the production 5 s (then the service answers 503 and the
@@ -73,7 +76,18 @@ async function setup() {
   const runner = new Runner({
     registry: registry(
       [
-        manifest(AGENT, { tools: [{ type: 'function', function: { name: 'fetch_status', description: 'Reads the status.', parameters: { type: 'object', properties: {}, required: [], additionalProperties: false } } }] }),
+        manifest(AGENT, {
+          tools: [
+            {
+              type: 'function',
+              function: {
+                name: 'fetch_status',
+                description: 'Reads the status.',
+                parameters: { type: 'object', properties: {}, required: [], additionalProperties: false },
+              },
+            },
+          ],
+        }),
         manifest(PROC),
       ],
       `agents:\n  ${PROC}:\n    mode: subprocess\n    process:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(FIXTURE)}]\n      timeout_ms: 20000\n`,
@@ -84,7 +98,12 @@ async function setup() {
     limits: { guardrailTimeoutMs: 60_000 },
     modelProvider: resolved.provider,
   });
-  const modelHops = () => model!.requests.map((r): Hop => ({ via: 'model', traceparent: header(r.headers, 'traceparent'), tracestate: header(r.headers, 'tracestate') }));
+  const modelHops = () =>
+    model!.requests.map((r): Hop => ({
+      via: 'model',
+      traceparent: header(r.headers, 'traceparent'),
+      tracestate: header(r.headers, 'tracestate'),
+    }));
   return { runner, hops, modelHops, guardrailAnswers };
 }
 
@@ -94,9 +113,14 @@ describe.each([
   ['random, unsampled (Level 2)', '02'],
   ['random, sampled (Level 2)', '03'],
 ])('outbound hops under a %s caller', (_label, flags) => {
-  it('each carries its own Baton span id, the caller\'s trace id, flags and tracestate', async () => {
+  it("each carries its own Baton span id, the caller's trace id, flags and tracestate", async () => {
     const { runner, hops, modelHops, guardrailAnswers } = await setup();
-    const result = await runner.run({ agentId: AGENT, input: 'check the status', traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-${flags}`, tracestate: TRACESTATE });
+    const result = await runner.run({
+      agentId: AGENT,
+      input: 'check the status',
+      traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-${flags}`,
+      tracestate: TRACESTATE,
+    });
     expect(result.status).toBe('completed');
     expect(result.response).toBe('all green');
 
@@ -126,7 +150,12 @@ describe.each([
 
   it('a subprocess agent gets its own parent span id, the flags as received and the tracestate on stdin', async () => {
     const { runner } = await setup();
-    const result = await runner.run({ agentId: PROC, input: 'inspect', traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-${flags}`, tracestate: TRACESTATE });
+    const result = await runner.run({
+      agentId: PROC,
+      input: 'inspect',
+      traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-${flags}`,
+      tracestate: TRACESTATE,
+    });
     expect(result.status).toBe('completed');
     const { trace } = JSON.parse(result.response!) as { trace: Record<string, string> };
     expect(trace.trace_id).toBe(TRACE_ID);

@@ -14,10 +14,15 @@ describe('OpenTelemetry spans', () => {
   afterAll(() => tracing.shutdown());
 
   it('opens spans for the run, each agent run, model call, tool call, guardrail check and handoff under the caller trace', async () => {
-    const models = createScriptedProvider({ scripts: {
-      alpha: [{ toolCalls: [{ name: 'lookup_order', arguments: { order_id: '1' } }] }, { toolCalls: [{ name: 'system__handoff', arguments: { target_agent_id: B, input: 'go', state: {} } }] }],
-      beta: [{ message: 'ok' }],
-    } });
+    const models = createScriptedProvider({
+      scripts: {
+        alpha: [
+          { toolCalls: [{ name: 'lookup_order', arguments: { order_id: '1' } }] },
+          { toolCalls: [{ name: 'system__handoff', arguments: { target_agent_id: B, input: 'go', state: {} } }] },
+        ],
+        beta: [{ message: 'ok' }],
+      },
+    });
     const guard = scriptedGuardrail();
     const runner = new Runner({
       registry: registry([manifest(A, { tools: [lookupTool()] }), manifest(B)], `agents:\n  ${A}:\n    handoffs: [${B}]\n`),
@@ -56,7 +61,12 @@ describe('OpenTelemetry spans', () => {
 
   it('starts a new trace when no traceparent is given', async () => {
     const models = createScriptedProvider({ scripts: { alpha: [{ message: 'ok' }] } });
-    const runner = new Runner({ registry: registry([manifest(A)]), guardrails: scriptedGuardrail().validator, modelProvider: models.provider, tracing: { tracer: tracing.tracer } });
+    const runner = new Runner({
+      registry: registry([manifest(A)]),
+      guardrails: scriptedGuardrail().validator,
+      modelProvider: models.provider,
+      tracing: { tracer: tracing.tracer },
+    });
     const result = await runner.run({ agentId: A, input: 'hi' });
     const spans = await tracing.spans();
     const root = spans.find((s) => s.name === 'baton.run' && s.spanContext().traceId === result.trace_id);

@@ -35,12 +35,16 @@ describe('waitForLock', () => {
     let free = false;
     setTimeout(() => (free = true), 20);
     expect(await waitForLock({ threadId: 't', waitMs: 5_000, attempt: () => (free ? 1 : undefined), holder: () => 'x' })).toBe(1);
-    await expect(waitForLock({ threadId: 't', waitMs: 0, attempt: () => undefined, holder: () => 'sync-holder' })).rejects.toThrow(/sync-holder/);
+    await expect(waitForLock({ threadId: 't', waitMs: 0, attempt: () => undefined, holder: () => 'sync-holder' })).rejects.toThrow(
+      /sync-holder/,
+    );
   });
 
   it('ends the wait with the error an attempt rejects with', async () => {
     const boom = new Error('backend down');
-    await expect(waitForLock({ threadId: 't', waitMs: 5_000, attempt: () => Promise.reject(boom), holder: () => undefined })).rejects.toBe(boom);
+    await expect(waitForLock({ threadId: 't', waitMs: 5_000, attempt: () => Promise.reject(boom), holder: () => undefined })).rejects.toBe(
+      boom,
+    );
   });
 
   it('stops between asynchronous attempts when aborted', async () => {

@@ -62,7 +62,9 @@ describe('SQLite store hardening', () => {
     old.exec(SQLITE_MIGRATIONS[0]!);
     old.exec(SQLITE_MIGRATIONS[1]!);
     old.pragma('user_version = 2');
-    old.prepare('INSERT INTO threads (id, created_at, updated_at, state, metadata) VALUES (?, ?, ?, ?, ?)').run('thread_old', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', '{"kept":true}', '{}');
+    old
+      .prepare('INSERT INTO threads (id, created_at, updated_at, state, metadata) VALUES (?, ?, ?, ?, ?)')
+      .run('thread_old', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', '{"kept":true}', '{}');
     old.close();
 
     const store = createSqliteThreadStore({ file });
@@ -100,7 +102,9 @@ describe('SQLite store hardening', () => {
       const { runId } = JSON.parse(line) as { runId: string };
 
       // Alive: the lock is respected (a short wait gives up).
-      await expect(store.acquireThreadLock(thread.id, { owner: 'me', waitMs: 300, leaseMs: 5_000 })).rejects.toBeInstanceOf(ThreadBusyError);
+      await expect(store.acquireThreadLock(thread.id, { owner: 'me', waitMs: 300, leaseMs: 5_000 })).rejects.toBeInstanceOf(
+        ThreadBusyError,
+      );
 
       child.kill('SIGKILL');
       await exited;
@@ -133,14 +137,20 @@ describe('SQLite store hardening', () => {
     for (const [i, holder] of holders.entries()) {
       const thread = await store.createThread();
       const raw = new Database(file);
-      raw.prepare('INSERT INTO thread_locks (thread_id, owner, token, acquired_at, expires_at, holder) VALUES (?, ?, ?, ?, ?, ?)').run(thread.id, `other-${i}`, 'tok', new Date().toISOString(), Date.now() + TEN_MINUTES, holder);
+      raw
+        .prepare('INSERT INTO thread_locks (thread_id, owner, token, acquired_at, expires_at, holder) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(thread.id, `other-${i}`, 'tok', new Date().toISOString(), Date.now() + TEN_MINUTES, holder);
       raw.close();
-      await expect(store.acquireThreadLock(thread.id, { owner: 'me', waitMs: 100 }), String(holder)).rejects.toBeInstanceOf(ThreadBusyError);
+      await expect(store.acquireThreadLock(thread.id, { owner: 'me', waitMs: 100 }), String(holder)).rejects.toBeInstanceOf(
+        ThreadBusyError,
+      );
     }
     // The same row with this machine's identity and a pid that is gone is taken over.
     const thread = await store.createThread();
     const raw = new Database(file);
-    raw.prepare('INSERT INTO thread_locks (thread_id, owner, token, acquired_at, expires_at, holder) VALUES (?, ?, ?, ?, ?, ?)').run(thread.id, 'dead', 'tok', new Date().toISOString(), Date.now() + TEN_MINUTES, JSON.stringify({ ...me, pid: gone }));
+    raw
+      .prepare('INSERT INTO thread_locks (thread_id, owner, token, acquired_at, expires_at, holder) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(thread.id, 'dead', 'tok', new Date().toISOString(), Date.now() + TEN_MINUTES, JSON.stringify({ ...me, pid: gone }));
     raw.close();
     const lock = await store.acquireThreadLock(thread.id, { owner: 'me', waitMs: 60_000 });
     await lock.release();

@@ -35,13 +35,9 @@ describe('SQLite thread store idempotency keys', () => {
     old.pragma('journal_mode = WAL');
     old.exec(SQLITE_MIGRATIONS[0]!);
     old.pragma('user_version = 1');
-    old.prepare('INSERT INTO threads (id, created_at, updated_at, state, metadata) VALUES (?, ?, ?, ?, ?)').run(
-      'thread_old',
-      '2026-01-01T00:00:00.000Z',
-      '2026-01-01T00:00:00.000Z',
-      '{"kept":true}',
-      '{}',
-    );
+    old
+      .prepare('INSERT INTO threads (id, created_at, updated_at, state, metadata) VALUES (?, ?, ?, ?, ?)')
+      .run('thread_old', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', '{"kept":true}', '{}');
     old.close();
 
     const store = createSqliteThreadStore({ file });
@@ -70,4 +66,3 @@ describe('SQLite thread store idempotency keys', () => {
     await reopened.close();
   });
 });
-

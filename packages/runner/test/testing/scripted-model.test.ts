@@ -4,13 +4,29 @@ import { describe, expect, it } from 'vitest';
 import { createScriptedModel, createScriptedProvider, requestText } from '../../src/testing/index.js';
 
 const request = (input: string, signal?: AbortSignal): ModelRequest =>
-  ({ input, modelSettings: {}, tools: [], handoffs: [], outputType: 'text', tracing: false, ...(signal ? { signal } : {}) }) as unknown as ModelRequest;
+  ({
+    input,
+    modelSettings: {},
+    tools: [],
+    handoffs: [],
+    outputType: 'text',
+    tracing: false,
+    ...(signal ? { signal } : {}),
+  }) as unknown as ModelRequest;
 
 describe('createScriptedProvider', () => {
   it('answers each model name from its own script, with stable ids, and records requests per name', async () => {
     const models = createScriptedProvider({
       scripts: {
-        triage: [{ toolCalls: [{ name: 'lookup', arguments: { id: 1 } }, { name: 'raw', arguments: '{"x":2}', id: 'mine' }] }, { message: 'done' }],
+        triage: [
+          {
+            toolCalls: [
+              { name: 'lookup', arguments: { id: 1 } },
+              { name: 'raw', arguments: '{"x":2}', id: 'mine' },
+            ],
+          },
+          { message: 'done' },
+        ],
         refunds: (req, i) => ({ message: `refunds ${i}: ${requestText(req)}` }),
       },
     });
@@ -21,14 +37,19 @@ describe('createScriptedProvider', () => {
       { type: 'function_call', callId: 'call_triage_1_1', name: 'lookup', status: 'completed', arguments: '{"id":1}' },
       { type: 'function_call', callId: 'mine', name: 'raw', status: 'completed', arguments: '{"x":2}' },
     ]);
-    expect((await triage.getResponse(request('again'))).output).toEqual([{ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'done' }] }]);
+    expect((await triage.getResponse(request('again'))).output).toEqual([
+      { type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'done' }] },
+    ]);
     const refunds = await models.provider.getModel('refunds');
     const reply = await refunds.getResponse(request('packet'));
     expect(reply.output[0]).toMatchObject({ content: [{ text: 'refunds 0: packet' }] });
     expect(Object.keys(models.requests).sort()).toEqual(['refunds', 'triage']);
     expect(models.requests['triage']!.map(requestText)).toEqual(['hello', 'again']);
     // The same name is the same model: its script continues rather than restarting.
-    await expect((await models.provider.getModel('triage')).getResponse(request('third'))).rejects.toMatchObject({ code: 'SCRIPT_EXHAUSTED', message: "scripted model 'triage': script exhausted after 2 replies (request 3)" });
+    await expect((await models.provider.getModel('triage')).getResponse(request('third'))).rejects.toMatchObject({
+      code: 'SCRIPT_EXHAUSTED',
+      message: "scripted model 'triage': script exhausted after 2 replies (request 3)",
+    });
   });
 
   it('fails for a model name without a script, and for a scripted error', async () => {

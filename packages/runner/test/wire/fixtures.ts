@@ -60,6 +60,7 @@ ${tool('get_order', 'order_id')}`,
 export const CANARY = 'CANARY-HISTORY-5b1f';
 
 export const testTools = {
-  get_case: (args: Record<string, unknown>) => JSON.stringify({ case_id: args.case_id, order_id: 'ORD-1', notes: `private note ${CANARY}` }),
+  get_case: (args: Record<string, unknown>) =>
+    JSON.stringify({ case_id: args.case_id, order_id: 'ORD-1', notes: `private note ${CANARY}` }),
   get_order: (args: Record<string, unknown>) => JSON.stringify({ order_id: args.order_id, amount: 10 }),
 };

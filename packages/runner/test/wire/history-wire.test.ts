@@ -27,7 +27,14 @@ function script(req: RecordedRequest): ScriptedTurn {
   if (JSON.stringify(current[0]).includes('what did I ask')) return { message: 'You asked about a refund for CASE-7.' };
   const answered = current.some((e) => e.role === 'tool' || e.type === 'function_call_output');
   if (!answered) return { toolCalls: [{ name: 'get_case', arguments: { case_id: 'CASE-7' } }] };
-  return { toolCalls: [{ name: 'system__handoff', arguments: { target_agent_id: 'io.test.refunds', input: 'Refund order ORD-1 for case CASE-7.', state: { order_id: 'ORD-1' } } }] };
+  return {
+    toolCalls: [
+      {
+        name: 'system__handoff',
+        arguments: { target_agent_id: 'io.test.refunds', input: 'Refund order ORD-1 for case CASE-7.', state: { order_id: 'ORD-1' } },
+      },
+    ],
+  };
 }
 
 /** Every tool call on the wire is answered, in the API's own format. */

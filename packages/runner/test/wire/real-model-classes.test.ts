@@ -39,7 +39,14 @@ function script(req: RecordedRequest): ScriptedTurn {
     if (!text.includes(CANARY)) return { toolCalls: [{ name: 'get_case', arguments: { case_id: 'CASE-7' } }] };
     const handoff = wireTools(req).find((t) => t.name === 'system__handoff');
     const target = handoff?.parameters.properties?.target_agent_id?.enum?.[0] ?? 'missing';
-    return { toolCalls: [{ name: 'system__handoff', arguments: { target_agent_id: target, input: 'Refund order ORD-1 for case CASE-7.', state: { order_id: 'ORD-1' } } }] };
+    return {
+      toolCalls: [
+        {
+          name: 'system__handoff',
+          arguments: { target_agent_id: target, input: 'Refund order ORD-1 for case CASE-7.', state: { order_id: 'ORD-1' } },
+        },
+      ],
+    };
   }
   return { message: 'Refund of 10 approved for ORD-1.' };
 }

@@ -12,12 +12,19 @@ const ANSWER = ['Refund of 10 approved for ORD-1. ', 'Details [here](https://evi
 
 /** Triage loads the case and hands off; refunds answers in chunks (a data-carrying link split in two). */
 function script(req: RecordedRequest): ScriptedTurn {
-  const tools = ((req.body.tools ?? []) as Array<{ name: string; parameters?: { properties?: { target_agent_id?: { enum?: string[] } } } }>);
+  const tools = (req.body.tools ?? []) as Array<{ name: string; parameters?: { properties?: { target_agent_id?: { enum?: string[] } } } }>;
   const text = JSON.stringify(req.body.input);
   if (tools.some((t) => t.name === 'get_case')) {
     if (!text.includes(CANARY)) return { toolCalls: [{ name: 'get_case', arguments: { case_id: 'CASE-7' } }] };
     const target = tools.find((t) => t.name === 'system__handoff')?.parameters?.properties?.target_agent_id?.enum?.[0] ?? 'missing';
-    return { toolCalls: [{ name: 'system__handoff', arguments: { target_agent_id: target, input: 'Refund order ORD-1 for case CASE-7.', state: { order_id: 'ORD-1' } } }] };
+    return {
+      toolCalls: [
+        {
+          name: 'system__handoff',
+          arguments: { target_agent_id: target, input: 'Refund order ORD-1 for case CASE-7.', state: { order_id: 'ORD-1' } },
+        },
+      ],
+    };
   }
   return { chunks: ANSWER };
 }

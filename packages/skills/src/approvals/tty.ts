@@ -30,7 +30,10 @@ export function createTtyApprovalHook(options: TtyApprovalHookOptions = {}): App
       try {
         const summary = request.summary.replace(/[\r\n]+/g, ' ').slice(0, 200);
         const answer = await Promise.race([
-          rl.question(`Allow subagent "${request.skill}" to use ${request.capabilities.join(', ')} for task ${request.task_id} (${summary})? [y/N] `, { signal: timeout }),
+          rl.question(
+            `Allow subagent "${request.skill}" to use ${request.capabilities.join(', ')} for task ${request.task_id} (${summary})? [y/N] `,
+            { signal: timeout },
+          ),
           closed,
         ]);
         return /^(y|yes)$/i.test(answer.trim());

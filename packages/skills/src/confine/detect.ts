@@ -13,7 +13,10 @@ function run(command: string, args: string[]): Promise<{ ok: true } | { ok: fals
     execFile(command, args, { timeout: PROBE_TIMEOUT_MS, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } }, (err, _stdout, stderr) => {
       if (!err) return resolve({ ok: true });
       const code = (err as NodeJS.ErrnoException).code;
-      const why = code === 'ENOENT' ? `${command} is not installed` : `${command} failed: ${(String(stderr).trim().split('\n').pop() ?? '') || err.message}`;
+      const why =
+        code === 'ENOENT'
+          ? `${command} is not installed`
+          : `${command} failed: ${(String(stderr).trim().split('\n').pop() ?? '') || err.message}`;
       resolve({ ok: false, why });
     });
   });
@@ -66,7 +69,10 @@ function probeLandlock(): Promise<{ ok: true } | { ok: false; why: string }> {
  */
 export async function detectConfinement(preference: ConfinementPreference = 'auto'): Promise<ConfinementInfo> {
   if (preference !== 'auto' && !CONFINEMENT_MECHANISMS.includes(preference)) {
-    throw new SkillsConfigError('INVALID_OPTIONS', `confinement must be one of auto, ${CONFINEMENT_MECHANISMS.join(', ')}; got ${JSON.stringify(preference)}`);
+    throw new SkillsConfigError(
+      'INVALID_OPTIONS',
+      `confinement must be one of auto, ${CONFINEMENT_MECHANISMS.join(', ')}; got ${JSON.stringify(preference)}`,
+    );
   }
   const candidates = preference === 'auto' ? CONFINEMENT_MECHANISMS : [preference];
   const skipped: string[] = [];
@@ -80,5 +86,8 @@ export async function detectConfinement(preference: ConfinementPreference = 'aut
     }
     skipped.push(r.why);
   }
-  throw new SkillsConfigError('CONFINEMENT_UNAVAILABLE', `skill confinement ${preference} is not available on this machine: ${skipped.join('; ')}`);
+  throw new SkillsConfigError(
+    'CONFINEMENT_UNAVAILABLE',
+    `skill confinement ${preference} is not available on this machine: ${skipped.join('; ')}`,
+  );
 }

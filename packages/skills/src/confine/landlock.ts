@@ -63,7 +63,10 @@ except OSError as e:
 `;
 
 /** argv that runs `command args` under Landlock write rules (see {@link LANDLOCK_LAUNCHER}). */
-export function landlockArgs(o: { rw: readonly string[]; writeNoDelete: readonly string[]; command: string; args: readonly string[] }): { command: string; args: string[] } {
+export function landlockArgs(o: { rw: readonly string[]; writeNoDelete: readonly string[]; command: string; args: readonly string[] }): {
+  command: string;
+  args: string[];
+} {
   return {
     command: 'python3',
     args: [

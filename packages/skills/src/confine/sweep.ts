@@ -10,7 +10,8 @@ export const SANDBOX_MARKER_PREFIX = 'BATON_SANDBOX_ID_';
 /** The marker variables to set for a run with `marker`, plus those inherited from `parentEnv`. */
 export function markerEnv(marker: string, parentEnv: NodeJS.ProcessEnv): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(parentEnv)) if (k.startsWith(SANDBOX_MARKER_PREFIX) && v === '1' && /^[A-Za-z0-9_]+$/.test(k)) out[k] = '1';
+  for (const [k, v] of Object.entries(parentEnv))
+    if (k.startsWith(SANDBOX_MARKER_PREFIX) && v === '1' && /^[A-Za-z0-9_]+$/.test(k)) out[k] = '1';
   out[`${SANDBOX_MARKER_PREFIX}${marker.replace(/[^A-Za-z0-9]/g, '')}`] = '1';
   return out;
 }

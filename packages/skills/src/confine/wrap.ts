@@ -104,7 +104,8 @@ function nodePermissionArgs(o: ConfineCommandOptions, workspace: SkillGrant['wor
 export function confineCommand(o: ConfineCommandOptions): { command: string; args: string[] } {
   const workspace = effectiveWorkspace(o.grant, o.landlock);
   let inner = { command: o.command, args: o.args };
-  if (o.mechanism !== 'bubblewrap' && isNode(o.command)) inner = { command: o.command, args: [...nodePermissionArgs(o, workspace), ...o.args] };
+  if (o.mechanism !== 'bubblewrap' && isNode(o.command))
+    inner = { command: o.command, args: [...nodePermissionArgs(o, workspace), ...o.args] };
   if (o.landlock) {
     inner = landlockArgs({
       rw: [o.scratch, ...(o.writablePaths ?? []), ...(workspace === 'read-write' ? [o.workspace] : [])],

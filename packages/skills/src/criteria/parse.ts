@@ -36,11 +36,16 @@ function parseString(text: string, options: ParseCriteriaOptions): Criterion {
   const s = text.trim();
   let m: RegExpExecArray | null;
   if (/^(the )?(output )?json (is |must be )?(schema[- ]valid|valid against (the )?(output )?schema)\.?$/i.test(s)) {
-    if (!options.outputSchema) throw new VagueCriteriaError(text, 'no JSON Schema is configured for it; pass { "type": "json_schema", "schema": {...} }');
+    if (!options.outputSchema)
+      throw new VagueCriteriaError(text, 'no JSON Schema is configured for it; pass { "type": "json_schema", "schema": {...} }');
     return { type: 'json_schema', schema: options.outputSchema };
   }
   if (/^(all )?(the )?tests? (pass|passes|succeed)\.?$/i.test(s)) {
-    if (!options.testCommand) throw new VagueCriteriaError(text, 'no test command is configured; pass { "type": "command", "command": ["npm", "test"], "timeout_ms": 60000 }');
+    if (!options.testCommand)
+      throw new VagueCriteriaError(
+        text,
+        'no test command is configured; pass { "type": "command", "command": ["npm", "test"], "timeout_ms": 60000 }',
+      );
     return { type: 'command', command: options.testCommand, timeout_ms: options.testTimeoutMs ?? 60_000 };
   }
   if ((m = /^(word count|words|length|characters|character count)\s*(>=|<=|>|<|=|≥|≤)\s*(\d+)\.?$/i.exec(s))) {

@@ -12,10 +12,40 @@ export const CriterionSchema = z.discriminatedUnion('type', [
       timeout_ms: z.number().int().positive().max(600_000).default(60_000),
     })
     .strict(),
-  z.object({ type: z.literal('regex'), pattern: z.string().min(1), flags: z.string().regex(/^[imsu]*$/).optional(), target }).strict(),
-  z.object({ type: z.literal('word_count'), min: z.number().int().nonnegative().optional(), max: z.number().int().nonnegative().optional(), target }).strict(),
-  z.object({ type: z.literal('length'), min: z.number().int().nonnegative().optional(), max: z.number().int().nonnegative().optional(), target }).strict(),
-  z.object({ type: z.literal('files_changed'), paths: z.array(z.string().min(1)).optional(), min: z.number().int().nonnegative().optional() }).strict(),
+  z
+    .object({
+      type: z.literal('regex'),
+      pattern: z.string().min(1),
+      flags: z
+        .string()
+        .regex(/^[imsu]*$/)
+        .optional(),
+      target,
+    })
+    .strict(),
+  z
+    .object({
+      type: z.literal('word_count'),
+      min: z.number().int().nonnegative().optional(),
+      max: z.number().int().nonnegative().optional(),
+      target,
+    })
+    .strict(),
+  z
+    .object({
+      type: z.literal('length'),
+      min: z.number().int().nonnegative().optional(),
+      max: z.number().int().nonnegative().optional(),
+      target,
+    })
+    .strict(),
+  z
+    .object({
+      type: z.literal('files_changed'),
+      paths: z.array(z.string().min(1)).optional(),
+      min: z.number().int().nonnegative().optional(),
+    })
+    .strict(),
 ]);
 export type Criterion = z.infer<typeof CriterionSchema>;
 export type CriterionInput = z.input<typeof CriterionSchema>;

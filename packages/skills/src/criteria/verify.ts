@@ -61,14 +61,26 @@ async function verifyOne(c: Criterion, ctx: VerifyContext): Promise<CriterionRes
       }
       const ok = validate(ctx.output);
       const errs = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`.trim()).join('; ');
-      return { criterion: c, ok, message: ok ? 'output_payload is valid against the schema' : `output_payload is not valid against the schema: ${errs}` };
+      return {
+        criterion: c,
+        ok,
+        message: ok ? 'output_payload is valid against the schema' : `output_payload is not valid against the schema: ${errs}`,
+      };
     }
     case 'command': {
       const [cmd, ...args] = c.command as [string, ...string[]];
-      const r = await runProcess({ command: cmd, args, cwd: path.resolve(ctx.workspace), env: ctx.env ?? scrubbedEnv(), timeoutMs: c.timeout_ms, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+      const r = await runProcess({
+        command: cmd,
+        args,
+        cwd: path.resolve(ctx.workspace),
+        env: ctx.env ?? scrubbedEnv(),
+        timeoutMs: c.timeout_ms,
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+      });
       const label = c.command.join(' ');
       if (r.spawnError) return { criterion: c, ok: false, message: `\`${label}\` could not start: ${r.spawnError}` };
-      if (r.killedBy === 'TIMEOUT') return { criterion: c, ok: false, message: `\`${label}\` did not finish within ${c.timeout_ms} ms and was killed` };
+      if (r.killedBy === 'TIMEOUT')
+        return { criterion: c, ok: false, message: `\`${label}\` did not finish within ${c.timeout_ms} ms and was killed` };
       if (r.killedBy) return { criterion: c, ok: false, message: `\`${label}\` was stopped (${r.killedBy.toLowerCase()})` };
       const ok = r.exitCode === 0;
       return { criterion: c, ok, message: ok ? `\`${label}\` exited 0` : `\`${label}\` exited with ${r.exitCode ?? r.signal}` };
@@ -77,7 +89,11 @@ async function verifyOne(c: Criterion, ctx: VerifyContext): Promise<CriterionRes
       const text = targetText(ctx.output, c.target);
       if (text === undefined) return { criterion: c, ok: false, message: `output_payload has no ${c.target}` };
       const ok = new RegExp(c.pattern, c.flags).test(text);
-      return { criterion: c, ok, message: ok ? `${c.target ?? 'output'} matches /${c.pattern}/` : `${c.target ?? 'output'} does not match /${c.pattern}/` };
+      return {
+        criterion: c,
+        ok,
+        message: ok ? `${c.target ?? 'output'} matches /${c.pattern}/` : `${c.target ?? 'output'} does not match /${c.pattern}/`,
+      };
     }
     case 'word_count':
     case 'length': {

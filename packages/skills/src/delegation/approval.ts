@@ -16,17 +16,22 @@ export async function checkApproval(rt: DelegationRuntime, task: LocalTask, plan
   const sensitive = plan.capabilities.filter((c) => APPROVAL_CAPABILITIES.includes(c));
   if (sensitive.length === 0) return undefined;
   if (args.requires_approval !== true) {
-    return failure('ERR_CONSTRAINT_VIOLATION', `${target} needs ${sensitive.join(', ')}: the request must set requires_approval: true`, { capabilities: sensitive });
+    return failure('ERR_CONSTRAINT_VIOLATION', `${target} needs ${sensitive.join(', ')}: the request must set requires_approval: true`, {
+      capabilities: sensitive,
+    });
   }
   // A human already approved this call through the run (resumable approvals).
   let yes = rt.options.resumableApprovals === true && ctx.approval?.approved === true;
   if (!yes) {
     try {
-      yes = (await rt.approvals({ skill: target, capabilities: sensitive, task_id: taskId, summary: plan.instructionSet.slice(0, 200) })) === true;
+      yes =
+        (await rt.approvals({ skill: target, capabilities: sensitive, task_id: taskId, summary: plan.instructionSet.slice(0, 200) })) ===
+        true;
     } catch (err) {
       rt.log.warn('approval hook failed; treating as a no', { task_id: taskId, error: (err as Error).message });
     }
   }
-  if (!yes) return failure('ERR_CONSTRAINT_VIOLATION', `approval denied: ${target} needs ${sensitive.join(', ')}`, { capabilities: sensitive });
+  if (!yes)
+    return failure('ERR_CONSTRAINT_VIOLATION', `approval denied: ${target} needs ${sensitive.join(', ')}`, { capabilities: sensitive });
   return undefined;
 }

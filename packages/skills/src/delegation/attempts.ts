@@ -10,7 +10,14 @@ import type { DelegationRuntime } from './runtime.js';
 import type { LocalTask, TaskPlan } from './task.js';
 
 /** Step: one attempt at the subagent, in a subprocess (skill) or through the runner (agent). */
-function runAttempt(rt: DelegationRuntime, task: LocalTask, plan: TaskPlan, attemptPkg: SkillPackage, gated: GatedPackage, signal: AbortSignal): Promise<AttemptOutcome> {
+function runAttempt(
+  rt: DelegationRuntime,
+  task: LocalTask,
+  plan: TaskPlan,
+  attemptPkg: SkillPackage,
+  gated: GatedPackage,
+  signal: AbortSignal,
+): Promise<AttemptOutcome> {
   return task.skill
     ? runSkillAttempt(rt, task.skill, attemptPkg, signal, gated.boundary)
     : runAgentAttempt(rt, task.target, attemptPkg, signal, plan.trigger, task.ctx, gated.boundary);
@@ -21,7 +28,13 @@ function runAttempt(rt: DelegationRuntime, task: LocalTask, plan: TaskPlan, atte
  * previous error), each yield through the response guardrail and the output checks; package the
  * result (SUCCESS, PARTIAL_COMPLETION, or FAILURE with the last error).
  */
-export async function runAttempts(rt: DelegationRuntime, task: LocalTask, plan: TaskPlan, gated: GatedPackage, signal: AbortSignal): Promise<ResponsePackage> {
+export async function runAttempts(
+  rt: DelegationRuntime,
+  task: LocalTask,
+  plan: TaskPlan,
+  gated: GatedPackage,
+  signal: AbortSignal,
+): Promise<ResponsePackage> {
   const { args, target, taskId, keyed } = task;
   const { pkg } = gated;
   let release: () => void;
@@ -53,8 +66,10 @@ export async function runAttempts(rt: DelegationRuntime, task: LocalTask, plan: 
       const response = guarded.value;
       if (response.status !== 'SUCCESS') return response;
       const check = await checkOutput(rt, response, plan, attemptPkg, signal, keyed);
-      if (check.ledgerFailure !== undefined) return failure('ERR_TOOL_FAILURE', check.ledgerFailure, keyed ? { ledger_key: keyed.key } : undefined);
-      if (check.forbidden !== undefined) return failure('ERR_CONSTRAINT_VIOLATION', check.forbidden, { capabilities: attemptPkg.constraints.capabilities });
+      if (check.ledgerFailure !== undefined)
+        return failure('ERR_TOOL_FAILURE', check.ledgerFailure, keyed ? { ledger_key: keyed.key } : undefined);
+      if (check.forbidden !== undefined)
+        return failure('ERR_CONSTRAINT_VIOLATION', check.forbidden, { capabilities: attemptPkg.constraints.capabilities });
       if (check.ok) {
         rt.log.info('delegation succeeded', { task_id: taskId, subagent: target, attempt, ms: Math.round(rt.clock() - task.started) });
         return response;

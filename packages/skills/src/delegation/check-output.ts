@@ -30,7 +30,8 @@ export function editsOf(output: Record<string, unknown>): EditInput[] | undefine
   const out: EditInput[] = [];
   if (typeof output.diff === 'string') out.push({ format: 'unified_diff', text: output.diff });
   if (typeof output.replace_blocks === 'string') out.push({ format: 'replace_blocks', text: output.replace_blocks });
-  if (typeof output.edits === 'string') out.push({ format: /^\s*REPLACE_START\s*$/m.test(output.edits) ? 'replace_blocks' : 'unified_diff', text: output.edits });
+  if (typeof output.edits === 'string')
+    out.push({ format: /^\s*REPLACE_START\s*$/m.test(output.edits) ? 'replace_blocks' : 'unified_diff', text: output.edits });
   return out.length > 0 ? out : undefined;
 }
 
@@ -38,7 +39,14 @@ export function editsOf(output: Record<string, unknown>): EditInput[] | undefine
  * Step, on every SUCCESS yield: apply (or dry-run) its edits with the ledger recording them, then
  * verify the contract, the criteria and the trigger; undo the edits when anything fails.
  */
-export async function checkOutput(rt: DelegationRuntime, response: ResponsePackage, plan: TaskPlan, pkg: SkillPackage, signal: AbortSignal, keyed: LedgerKey | undefined): Promise<OutputCheck> {
+export async function checkOutput(
+  rt: DelegationRuntime,
+  response: ResponsePackage,
+  plan: TaskPlan,
+  pkg: SkillPackage,
+  signal: AbortSignal,
+  keyed: LedgerKey | undefined,
+): Promise<OutputCheck> {
   const { workspace } = rt;
   const { criteria, contract, trigger } = plan;
   const output = response.output_payload;
@@ -57,20 +65,36 @@ export async function checkOutput(rt: DelegationRuntime, response: ResponsePacka
           try {
             await keyed.ledger.put(keyed.key, { state: 'pending', files, response, at: new Date().toISOString() });
           } catch (err) {
-            throw new LedgerFailure(`the edit ledger failed (put pending for key ${JSON.stringify(keyed.key)}): ${messageOf(err)}; no edit was written (fail closed)`);
+            throw new LedgerFailure(
+              `the edit ledger failed (put pending for key ${JSON.stringify(keyed.key)}): ${messageOf(err)}; no edit was written (fail closed)`,
+            );
           }
           recorded = files;
         }
       : undefined;
     try {
-      const applied = await applyEdits({ workspace, edits, capabilities: pkg.constraints.capabilities, dryRun: !rt.options.applyEdits, ...(beforeWrite ? { beforeWrite } : {}) });
+      const applied = await applyEdits({
+        workspace,
+        edits,
+        capabilities: pkg.constraints.capabilities,
+        dryRun: !rt.options.applyEdits,
+        ...(beforeWrite ? { beforeWrite } : {}),
+      });
       changedFiles = applied.changes.map((c) => c.path);
       undo = applied.undo;
     } catch (err) {
-      if (err instanceof LedgerFailure) return { ok: false, problems: [], results, partial: false, ledgerFailure: err.message, forbidden: undefined };
+      if (err instanceof LedgerFailure)
+        return { ok: false, problems: [], results, partial: false, ledgerFailure: err.message, forbidden: undefined };
       // Forbidden, not mistaken: a retry cannot make it allowed (seed 002: ERR_CONSTRAINT_VIOLATION).
       if (err instanceof ConstraintViolationError || (err instanceof EditError && err.code === 'PATH_ESCAPE')) {
-        return { ok: false, problems: [], results, partial: false, ledgerFailure: undefined, forbidden: `the returned edits are forbidden: ${err.message}; nothing was written` };
+        return {
+          ok: false,
+          problems: [],
+          results,
+          partial: false,
+          ledgerFailure: undefined,
+          forbidden: `the returned edits are forbidden: ${err.message}; nothing was written`,
+        };
       }
       problems.push(`the returned edits cannot be applied: ${(err as Error).message}`);
       if (recorded && keyed) await forgetUndoneEdits(rt, keyed, recorded); // the write failed and applyEdits rolled it back
@@ -100,5 +124,12 @@ export async function checkOutput(rt: DelegationRuntime, response: ResponsePacka
   }
   const onlyCriteriaFailed = problems.length === verified.results.filter((r) => !r.ok).length;
   // PARTIAL_COMPLETION: everything else holds and some (not all) requested criteria passed.
-  return { ok: problems.length === 0, problems, results, partial: onlyCriteriaFailed && results.some((r) => r.ok), ledgerFailure: undefined, forbidden: undefined };
+  return {
+    ok: problems.length === 0,
+    problems,
+    results,
+    partial: onlyCriteriaFailed && results.some((r) => r.ok),
+    ledgerFailure: undefined,
+    forbidden: undefined,
+  };
 }

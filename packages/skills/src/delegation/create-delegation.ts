@@ -42,7 +42,8 @@ export function createDelegation(options: CreateDelegationOptions): Delegation {
     }),
     yieldControlTool: rt.yieldControlTool,
     delegate,
-    runDelegated: (task, runOptions = {}) => runDelegatedTask(rt, task, runOptions, (args, ctx) => tracked(delegateOnce(rt, args, ctx, true))),
+    runDelegated: (task, runOptions = {}) =>
+      runDelegatedTask(rt, task, runOptions, (args, ctx) => tracked(delegateOnce(rt, args, ctx, true))),
     async shutdown() {
       rt.stopAll.abort(new Error('delegation shut down'));
       await Promise.allSettled([...rt.inflight]);

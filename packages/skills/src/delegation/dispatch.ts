@@ -50,7 +50,11 @@ export async function dispatchElsewhere(rt: DelegationRuntime, call: DelegationC
   return dispatchTask(rt, dispatch, call);
 }
 
-async function dispatchTask(rt: DelegationRuntime, dispatch: TaskDispatcher, { args, scope, ctx, target }: DelegationCall): Promise<ResponsePackage> {
+async function dispatchTask(
+  rt: DelegationRuntime,
+  dispatch: TaskDispatcher,
+  { args, scope, ctx, target }: DelegationCall,
+): Promise<ResponsePackage> {
   let task: DelegatedTask;
   try {
     // Exactly what a queue would carry, and the dispatcher cannot mutate our copy.
@@ -60,21 +64,35 @@ async function dispatchTask(rt: DelegationRuntime, dispatch: TaskDispatcher, { a
   }
   const signal = callSignal(rt, ctx);
   if (signal.aborted) return failure('ERR_CANCELLED', `delegation to ${target} was cancelled before it was dispatched`);
-  rt.log.info('delegation dispatched', { subagent: target, depth: scope.depth + 1, ...(task.context.idempotencyKey ? { idempotency_key: task.context.idempotencyKey } : {}) });
+  rt.log.info('delegation dispatched', {
+    subagent: target,
+    depth: scope.depth + 1,
+    ...(task.context.idempotencyKey ? { idempotency_key: task.context.idempotencyKey } : {}),
+  });
   let result: unknown;
   try {
     // Promise.resolve().then: a dispatcher that throws synchronously is a rejection like any other.
-    result = await untilAborted(Promise.resolve().then(() => dispatch(task, { signal })), signal);
+    result = await untilAborted(
+      Promise.resolve().then(() => dispatch(task, { signal })),
+      signal,
+    );
   } catch (err) {
     if (signal.aborted) return failure('ERR_CANCELLED', `delegation to ${target} was cancelled while it ran elsewhere`);
     rt.log.warn('task dispatcher failed', { subagent: target, error: messageOf(err) });
-    return failure('ERR_TOOL_FAILURE', `the task dispatcher failed to run ${target} elsewhere: ${messageOf(err)}`, { subagent_type: target });
+    return failure('ERR_TOOL_FAILURE', `the task dispatcher failed to run ${target} elsewhere: ${messageOf(err)}`, {
+      subagent_type: target,
+    });
   }
   const parsed = ResponsePackageSchema.safeParse(result);
   if (!parsed.success) {
-    const issues = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    const issues = parsed.error.issues
+      .slice(0, 5)
+      .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+      .join('; ');
     rt.log.warn('task dispatcher returned garbage', { subagent: target });
-    return failure('ERR_TOOL_FAILURE', `the task dispatcher returned something that is not a ResponsePackage for ${target}: ${issues}`, { subagent_type: target });
+    return failure('ERR_TOOL_FAILURE', `the task dispatcher returned something that is not a ResponsePackage for ${target}: ${issues}`, {
+      subagent_type: target,
+    });
   }
   return parsed.data;
 }

@@ -66,7 +66,8 @@ export function createFileEditLedger(options: FileEditLedgerOptions): EditLedger
       const stored = parsed as { key?: unknown; entry?: unknown };
       if (stored.key !== key) throw new Error(`edit ledger file ${fileOf(key)} belongs to another key`);
       const entry = EditLedgerEntrySchema.safeParse(stored.entry);
-      if (!entry.success) throw new Error(`edit ledger file ${fileOf(key)} does not hold a valid entry: ${entry.error.issues[0]?.message ?? ''}`);
+      if (!entry.success)
+        throw new Error(`edit ledger file ${fileOf(key)} does not hold a valid entry: ${entry.error.issues[0]?.message ?? ''}`);
       return entry.data;
     },
     async put(key, entry) {

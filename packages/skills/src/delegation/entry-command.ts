@@ -21,7 +21,10 @@ export function entryCommand(entryPath: string): { command: string; args: string
     case '.ts':
     case '.mts':
     case '.cts':
-      throw new SkillsConfigError('SKILL_ENTRY_UNSUPPORTED', `${entryPath}: Node 20 cannot run TypeScript; point entry_point at the compiled .js file`);
+      throw new SkillsConfigError(
+        'SKILL_ENTRY_UNSUPPORTED',
+        `${entryPath}: Node 20 cannot run TypeScript; point entry_point at the compiled .js file`,
+      );
     default:
       return { command: entryPath, args: [] };
   }

@@ -8,7 +8,12 @@ const AGENT_ID = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]
 /** A reverse-DNS id for a skill or agent, as guardrail requests require. */
 export function guardrailAgentId(name: string): string {
   if (AGENT_ID.test(name)) return name;
-  const label = name.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 63) || 'unnamed';
+  const label =
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 63) || 'unnamed';
   return `io.baton.skill.${label}`;
 }
 
@@ -22,7 +27,7 @@ export function delegationChecker(guardrails: GuardrailValidator | GuardrailChec
   if (!guardrails || typeof (guardrails as GuardrailValidator).validate !== 'function') {
     throw new SkillsConfigError(
       'GUARDRAILS_REQUIRED',
-      'createDelegation: `guardrails` (the runner\'s guardrailChecker, or a GuardrailValidator) is required; delegation never runs without guardrails',
+      "createDelegation: `guardrails` (the runner's guardrailChecker, or a GuardrailValidator) is required; delegation never runs without guardrails",
     );
   }
   return createGuardrailChecker({ validator: guardrails as GuardrailValidator });

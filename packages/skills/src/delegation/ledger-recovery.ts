@@ -9,7 +9,8 @@ import type { DelegationContext, EditLedgerFile } from './types.js';
 /** The ledger and key a local run records its edits under (only with applyEdits, a ledger and a key). */
 export function ledgerFor(rt: DelegationRuntime, ctx: DelegationContext): LedgerKey | undefined {
   const { options } = rt;
-  if (!options.applyEdits || !options.editLedger || typeof ctx.idempotencyKey !== 'string' || ctx.idempotencyKey.length === 0) return undefined;
+  if (!options.applyEdits || !options.editLedger || typeof ctx.idempotencyKey !== 'string' || ctx.idempotencyKey.length === 0)
+    return undefined;
   return { ledger: options.editLedger, key: ctx.idempotencyKey };
 }
 
@@ -18,10 +19,18 @@ export function ledgerFor(rt: DelegationRuntime, ctx: DelegationContext): Ledger
  * post-images are all on disk landed before a crash (mark applied, answer); one with none on disk
  * did not (forget it, run). Anything else fails closed.
  */
-export async function recoverFromLedger(rt: DelegationRuntime, { ledger, key }: LedgerKey, target: string): Promise<ResponsePackage | undefined> {
+export async function recoverFromLedger(
+  rt: DelegationRuntime,
+  { ledger, key }: LedgerKey,
+  target: string,
+): Promise<ResponsePackage | undefined> {
   const { log } = rt;
   const closed = (what: string, err: unknown) =>
-    failure('ERR_TOOL_FAILURE', `the edit ledger failed (${what} for key ${JSON.stringify(key)}): ${messageOf(err)}; nothing was run or written (fail closed)`, { ledger_key: key });
+    failure(
+      'ERR_TOOL_FAILURE',
+      `the edit ledger failed (${what} for key ${JSON.stringify(key)}): ${messageOf(err)}; nothing was run or written (fail closed)`,
+      { ledger_key: key },
+    );
   let raw: unknown;
   try {
     raw = await ledger.get(key);
@@ -30,7 +39,8 @@ export async function recoverFromLedger(rt: DelegationRuntime, { ledger, key }: 
   }
   if (raw === undefined || raw === null) return undefined;
   const parsed = EditLedgerEntrySchema.safeParse(raw);
-  if (!parsed.success) return closed('get', new Error(`the stored entry is not an EditLedgerEntry: ${parsed.error.issues[0]?.message ?? ''}`));
+  if (!parsed.success)
+    return closed('get', new Error(`the stored entry is not an EditLedgerEntry: ${parsed.error.issues[0]?.message ?? ''}`));
   const entry = parsed.data;
   if (entry.state === 'applied') {
     log.info('edit ledger: task already applied; returning the recorded result', { ledger_key: key, subagent: target });
@@ -49,7 +59,11 @@ export async function recoverFromLedger(rt: DelegationRuntime, { ledger, key }: 
       // The edits stand either way; the next retry finds the same pending entry and the same files.
       log.warn('edit ledger: could not mark a recovered task applied', { ledger_key: key, error: messageOf(err) });
     }
-    log.info('edit ledger: edits landed before a crash; returning the recorded result', { ledger_key: key, subagent: target, files: entry.files.length });
+    log.info('edit ledger: edits landed before a crash; returning the recorded result', {
+      ledger_key: key,
+      subagent: target,
+      files: entry.files.length,
+    });
     return entry.response;
   }
   if (landed.kind === 'some') {
@@ -77,7 +91,10 @@ export async function forgetUndoneEdits(rt: DelegationRuntime, { ledger, key }: 
   try {
     const landed = await editsLanded(rt.workspace, files);
     if (landed.kind !== 'none') {
-      rt.log.warn('edit ledger: undone edits are still partly on disk; keeping the pending entry', { ledger_key: key, landed: landed.kind === 'all' ? files.map((f) => f.path) : landed.landed });
+      rt.log.warn('edit ledger: undone edits are still partly on disk; keeping the pending entry', {
+        ledger_key: key,
+        landed: landed.kind === 'all' ? files.map((f) => f.path) : landed.landed,
+      });
       return;
     }
     await ledger.delete(key);

@@ -1,7 +1,12 @@
 import type { ErrorReport, ResponsePackage } from '@baton/manifest';
 
 /** A FAILURE package with an error report. */
-export function failure(code: string, message: string, details?: Record<string, unknown>, output: Record<string, unknown> = {}): ResponsePackage {
+export function failure(
+  code: string,
+  message: string,
+  details?: Record<string, unknown>,
+  output: Record<string, unknown> = {},
+): ResponsePackage {
   return {
     status: 'FAILURE',
     output_payload: output,

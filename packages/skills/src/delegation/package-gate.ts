@@ -35,7 +35,10 @@ export async function gatePackage(rt: DelegationRuntime, task: LocalTask, plan: 
       pkg = gated.skillPackage;
       boundary = gated.boundary;
     } catch (err) {
-      return { ok: false, response: failure('ERR_CONSTRAINT_VIOLATION', `the packet gate refused the hand-off: ${(err as Error).message}`) };
+      return {
+        ok: false,
+        response: failure('ERR_CONSTRAINT_VIOLATION', `the packet gate refused the hand-off: ${(err as Error).message}`),
+      };
     }
   }
   return { ok: true, value: { pkg, boundary } };

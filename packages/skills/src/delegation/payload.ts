@@ -18,7 +18,11 @@ function base64Kind(v: string): string | undefined {
   const lines = (dataUrl ? v.slice(dataUrl[0].length) : v).replace(/\r?\n$/, '').split(/\r?\n/);
   // Wrapped base64 (MIME, PEM) has lines of one fixed width, a multiple of 4; a list of short words does not.
   const width = lines[0]?.length ?? 0;
-  if (lines.length > 1 && (width < 16 || width % 4 !== 0 || lines.slice(0, -1).some((l) => l.length !== width) || (lines.at(-1)?.length ?? 0) > width)) return undefined;
+  if (
+    lines.length > 1 &&
+    (width < 16 || width % 4 !== 0 || lines.slice(0, -1).some((l) => l.length !== width) || (lines.at(-1)?.length ?? 0) > width)
+  )
+    return undefined;
   const body = lines.join('');
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(body) && !/^[A-Za-z0-9_-]+={0,2}$/.test(body)) return undefined;
   return dataUrl ? `a data: URL${dataUrl[1] ? ` of ${dataUrl[1]}` : ''}` : 'base64-encoded data';
@@ -46,12 +50,20 @@ export function checkPayloadBounds(input: Record<string, unknown>, limits: Paylo
     if (typeof v === 'string') {
       const bytes = Buffer.byteLength(v, 'utf8');
       if (!largest || bytes > largest.bytes) largest = { where, bytes };
-      if (CONTROL.test(v) || LONE_SURROGATE.test(v)) throw new PayloadTooLargeError(`input_data${where} is binary data, not text: it contains ${describeBinary(v)}; ${HINT}`);
+      if (CONTROL.test(v) || LONE_SURROGATE.test(v))
+        throw new PayloadTooLargeError(`input_data${where} is binary data, not text: it contains ${describeBinary(v)}; ${HINT}`);
       const b64 = bytes > maxB64 ? base64Kind(v) : undefined;
-      if (b64) throw new PayloadTooLargeError(`input_data${where} is ${b64} (${bytes} bytes; encoded binary is limited to ${maxB64}); ${HINT}`);
+      if (b64)
+        throw new PayloadTooLargeError(`input_data${where} is ${b64} (${bytes} bytes; encoded binary is limited to ${maxB64}); ${HINT}`);
       const lines = v.split('\n').length;
-      if (bytes > maxString) throw new PayloadTooLargeError(`input_data${where} is a ${bytes}-byte text string of ${lines} line${lines === 1 ? '' : 's'} (limit ${maxString} bytes); ${HINT}`);
-      if (lines > maxLines) throw new PayloadTooLargeError(`input_data${where} is text of ${lines} lines, ${bytes} bytes (limit ${maxLines} lines): logs belong in a file; ${HINT}`);
+      if (bytes > maxString)
+        throw new PayloadTooLargeError(
+          `input_data${where} is a ${bytes}-byte text string of ${lines} line${lines === 1 ? '' : 's'} (limit ${maxString} bytes); ${HINT}`,
+        );
+      if (lines > maxLines)
+        throw new PayloadTooLargeError(
+          `input_data${where} is text of ${lines} lines, ${bytes} bytes (limit ${maxLines} lines): logs belong in a file; ${HINT}`,
+        );
     } else if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${where}[${i}]`));
     else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, `${where}.${k}`);
   };
@@ -89,7 +101,12 @@ export async function resolveFileRefs(input: Record<string, unknown>, workspace:
       try {
         resolved = await resolveInsideWorkspace(workspace, rel);
       } catch (err) {
-        if (err instanceof EditError) throw new SkillsInputError('FILE_REF_ESCAPE', `input_data${where}: file reference ${JSON.stringify(ref)} resolves outside the workspace`, { cause: err });
+        if (err instanceof EditError)
+          throw new SkillsInputError(
+            'FILE_REF_ESCAPE',
+            `input_data${where}: file reference ${JSON.stringify(ref)} resolves outside the workspace`,
+            { cause: err },
+          );
         throw err;
       }
       let size: number;
@@ -98,7 +115,11 @@ export async function resolveFileRefs(input: Record<string, unknown>, workspace:
         if (!st.isFile()) throw new Error('not a regular file');
         size = st.size;
       } catch (err) {
-        throw new SkillsInputError('FILE_REF_NOT_FOUND', `input_data${where}: file reference ${JSON.stringify(ref)} does not name a file in the workspace`, { cause: err });
+        throw new SkillsInputError(
+          'FILE_REF_NOT_FOUND',
+          `input_data${where}: file reference ${JSON.stringify(ref)} does not name a file in the workspace`,
+          { cause: err },
+        );
       }
       return { $ref: ref, path: resolved.relative, absolute_path: resolved.absolute, size_bytes: size } satisfies ResolvedFileRef;
     }

@@ -20,7 +20,12 @@ import type { DelegationContext } from './types.js';
  * a `SkillsError` for a caller's mistake). `local` (runDelegated): run here even when a dispatcher
  * is configured, so a dispatched task is never forwarded again; nested delegate_task calls are not local.
  */
-export async function delegateOnce(rt: DelegationRuntime, rawArgs: unknown, ctx: DelegationContext, local = false): Promise<ResponsePackage> {
+export async function delegateOnce(
+  rt: DelegationRuntime,
+  rawArgs: unknown,
+  ctx: DelegationContext,
+  local = false,
+): Promise<ResponsePackage> {
   const call = parseCall(rt, rawArgs, ctx);
   if (rt.options.dispatch && !local) return dispatchElsewhere(rt, call, rt.options.dispatch);
 

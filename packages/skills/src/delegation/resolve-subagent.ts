@@ -10,15 +10,20 @@ export function checkSubagentNames(registry: SkillRegistry, agents: readonly str
   if (agents === undefined) return undefined;
   const seen = new Set<string>();
   for (const a of agents) {
-    if (typeof a !== 'string' || a.length === 0) throw new SkillsConfigError('INVALID_OPTIONS', `createDelegation: agents must be non-empty strings, got ${JSON.stringify(a)}`);
-    if (seen.has(a)) throw new SkillsConfigError('INVALID_OPTIONS', `createDelegation: agent ${JSON.stringify(a)} is listed twice in agents`);
+    if (typeof a !== 'string' || a.length === 0)
+      throw new SkillsConfigError('INVALID_OPTIONS', `createDelegation: agents must be non-empty strings, got ${JSON.stringify(a)}`);
+    if (seen.has(a))
+      throw new SkillsConfigError('INVALID_OPTIONS', `createDelegation: agent ${JSON.stringify(a)} is listed twice in agents`);
     seen.add(a);
   }
   if (!registry.names) return undefined; // A registry that cannot list synchronously: no enum rather than unreachable skills.
   const skills = registry.names();
   const both = skills.filter((n) => seen.has(n));
   if (both.length > 0) {
-    throw new SkillsConfigError('SUBAGENT_NAME_COLLISION', `createDelegation: ${both.map((n) => JSON.stringify(n)).join(', ')} ${both.length === 1 ? 'is' : 'are'} both a skill and an agent; subagent_type could not tell them apart — rename the skill directory or the agent`);
+    throw new SkillsConfigError(
+      'SUBAGENT_NAME_COLLISION',
+      `createDelegation: ${both.map((n) => JSON.stringify(n)).join(', ')} ${both.length === 1 ? 'is' : 'are'} both a skill and an agent; subagent_type could not tell them apart — rename the skill directory or the agent`,
+    );
   }
   return [...skills, ...agents];
 }
@@ -33,7 +38,10 @@ export async function resolveSubagent(rt: DelegationRuntime, target: string): Pr
   }
   if (!skill && (!options.runner || (options.agents && !options.agents.includes(target)))) {
     const known = [...(await rt.registry.list()).map((s) => s.name), ...(options.agents ?? [])];
-    throw new SkillsInputError('UNKNOWN_SUBAGENT', `unknown subagent_type ${JSON.stringify(target)}; known: ${known.length ? known.join(', ') : '(none)'}`);
+    throw new SkillsInputError(
+      'UNKNOWN_SUBAGENT',
+      `unknown subagent_type ${JSON.stringify(target)}; known: ${known.length ? known.join(', ') : '(none)'}`,
+    );
   }
   return skill;
 }

@@ -55,22 +55,48 @@ export async function runAgentAttempt(
     run.catch(() => undefined);
     const result = await Promise.race([run, stopped]);
     if (result === 'stopped' || runSignal.aborted) {
-      if (timeout.signal.aborted) return { kind: 'final', response: failure('ERR_TIMEOUT', `agent ${agentId} did not yield within ${pkg.constraints.timeout_ms} ms; its run was cancelled`, { timeout_ms: pkg.constraints.timeout_ms }) };
+      if (timeout.signal.aborted)
+        return {
+          kind: 'final',
+          response: failure(
+            'ERR_TIMEOUT',
+            `agent ${agentId} did not yield within ${pkg.constraints.timeout_ms} ms; its run was cancelled`,
+            { timeout_ms: pkg.constraints.timeout_ms },
+          ),
+        };
       return { kind: 'final', response: failure('ERR_CANCELLED', `delegation to ${agentId} was cancelled`) };
     }
     if (result.terminal?.name === YIELD_CONTROL_NAME) {
       const parsed = ResponsePackageSchema.safeParse(result.terminal.arguments);
       if (parsed.success) return { kind: 'yield', response: parsed.data };
-      return { kind: 'retryable', error: { code: 'ERR_TOOL_FAILURE', message: `agent ${agentId} called yield_control with invalid arguments: ${parsed.error.issues[0]?.message ?? ''}` } };
+      return {
+        kind: 'retryable',
+        error: {
+          code: 'ERR_TOOL_FAILURE',
+          message: `agent ${agentId} called yield_control with invalid arguments: ${parsed.error.issues[0]?.message ?? ''}`,
+        },
+      };
     }
     if (result.error?.code === 'MAX_TURNS_EXCEEDED') {
       // Seed 002: a spent budget is ERR_RESOURCE_EXHAUSTED (the self-correction gets what is left of it).
-      return { kind: 'retryable', error: { code: 'ERR_RESOURCE_EXHAUSTED', message: `agent ${agentId} spent its budget of ${pkg.constraints.max_iterations} turn${pkg.constraints.max_iterations === 1 ? '' : 's'} without calling yield_control` } };
+      return {
+        kind: 'retryable',
+        error: {
+          code: 'ERR_RESOURCE_EXHAUSTED',
+          message: `agent ${agentId} spent its budget of ${pkg.constraints.max_iterations} turn${pkg.constraints.max_iterations === 1 ? '' : 's'} without calling yield_control`,
+        },
+      };
     }
     if (trigger?.literal !== undefined && result.response !== null && result.response.includes(trigger.literal)) {
-      return { kind: 'yield', response: { status: 'SUCCESS', output_payload: { response: result.response }, log_summary: 'ended by termination_trigger' } };
+      return {
+        kind: 'yield',
+        response: { status: 'SUCCESS', output_payload: { response: result.response }, log_summary: 'ended by termination_trigger' },
+      };
     }
-    return { kind: 'retryable', error: { code: 'ERR_TOOL_FAILURE', message: `agent ${agentId} ended its run (${result.status}) without calling yield_control` } };
+    return {
+      kind: 'retryable',
+      error: { code: 'ERR_TOOL_FAILURE', message: `agent ${agentId} ended its run (${result.status}) without calling yield_control` },
+    };
   } catch (err) {
     if (err instanceof SkillsConfigError) throw err;
     return { kind: 'retryable', error: { code: 'ERR_TOOL_FAILURE', message: `agent ${agentId}'s run failed: ${(err as Error).message}` } };

@@ -20,7 +20,10 @@ export async function runDelegatedTask(
 ): Promise<ResponsePackage> {
   const parsed = DelegatedTaskSchema.safeParse(task);
   if (!parsed.success) {
-    const issues = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    const issues = parsed.error.issues
+      .slice(0, 5)
+      .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+      .join('; ');
     return failure('ERR_INVALID_TASK', `runDelegated: not a DelegatedTask: ${issues}`);
   }
   const { args, scope, context } = parsed.data;

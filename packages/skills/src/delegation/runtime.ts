@@ -11,7 +11,14 @@ import { createSkillRegistry, skillRegistryFrom } from './skill-registry.js';
 import type { SkillRegistry } from './skill-registry.js';
 import { createYieldControlTool } from './system-tools.js';
 import { checkSubagentNames } from './resolve-subagent.js';
-import type { ApprovalHook, CreateDelegationOptions, DelegationContext, DelegationLogger, DelegationSystemTool, SpawnJson } from './types.js';
+import type {
+  ApprovalHook,
+  CreateDelegationOptions,
+  DelegationContext,
+  DelegationLogger,
+  DelegationSystemTool,
+  SpawnJson,
+} from './types.js';
 
 export const DEFAULTS = { maxDepth: 3, timeoutMs: 60_000, maxConcurrency: 4 } as const;
 
@@ -53,7 +60,8 @@ export function messageOf(err: unknown): string {
 
 function positiveInt(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1) throw new SkillsConfigError('INVALID_OPTIONS', `createDelegation: ${name} must be a positive integer, got ${String(value)}`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new SkillsConfigError('INVALID_OPTIONS', `createDelegation: ${name} must be a positive integer, got ${String(value)}`);
   return value;
 }
 
@@ -76,7 +84,12 @@ export function createRuntime(options: CreateDelegationOptions): DelegationRunti
   const confinement = (): Promise<ConfinementInfo> => {
     confinementInfo ??= detectConfinement(options.confinement ?? 'auto').then(
       (info) => {
-        (info.mechanism === 'none' ? log.warn : log.info)('skill confinement', { mechanism: info.mechanism, requested: info.requested, enforces: info.enforces, detail: info.detail });
+        (info.mechanism === 'none' ? log.warn : log.info)('skill confinement', {
+          mechanism: info.mechanism,
+          requested: info.requested,
+          enforces: info.enforces,
+          detail: info.detail,
+        });
         return info;
       },
       (err: unknown) => {

@@ -57,10 +57,16 @@ export function currentScope(rt: DelegationRuntime, ctx: DelegationContext): Sco
 export function limitViolation(scope: Scope, target: string): ResponsePackage | undefined {
   const childDepth = scope.depth + 1;
   if (childDepth > scope.maxDepth) {
-    return failure('ERR_CONSTRAINT_VIOLATION', `delegation depth ${childDepth} would exceed the maximum of ${scope.maxDepth}`, { depth: childDepth, max_depth: scope.maxDepth, lineage: scope.lineage });
+    return failure('ERR_CONSTRAINT_VIOLATION', `delegation depth ${childDepth} would exceed the maximum of ${scope.maxDepth}`, {
+      depth: childDepth,
+      max_depth: scope.maxDepth,
+      lineage: scope.lineage,
+    });
   }
   if (scope.lineage.includes(target)) {
-    return failure('ERR_CONSTRAINT_VIOLATION', `delegation loop refused: ${[...scope.lineage, target].join(' → ')}`, { lineage: scope.lineage });
+    return failure('ERR_CONSTRAINT_VIOLATION', `delegation loop refused: ${[...scope.lineage, target].join(' → ')}`, {
+      lineage: scope.lineage,
+    });
   }
   return undefined;
 }

@@ -13,7 +13,8 @@ export function renderSkillPackage(pkg: SkillPackage): string {
   ];
   if (pkg.success_criteria.length > 0) lines.push('', 'Success criteria (checked by the runtime):', JSON.stringify(pkg.success_criteria));
   if (pkg.termination_trigger) lines.push('', `You are done when: ${pkg.termination_trigger}`);
-  if (pkg.previous_error) lines.push('', `Your previous attempt failed (${pkg.previous_error.code}): ${pkg.previous_error.message}. Correct it.`);
+  if (pkg.previous_error)
+    lines.push('', `Your previous attempt failed (${pkg.previous_error.code}): ${pkg.previous_error.message}. Correct it.`);
   lines.push(
     '',
     `Finish by calling yield_control exactly once with status SUCCESS, FAILURE, PARTIAL_COMPLETION or BLOCKED_AWAITING_CLARIFICATION (if the instructions are ambiguous: do not guess). You have at most ${pkg.constraints.max_iterations} turns.`,

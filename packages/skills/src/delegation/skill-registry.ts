@@ -56,7 +56,13 @@ export function createSkillRegistry(skillsDir: string): SkillRegistry {
       const map = new Map<string, SkillDefinition>();
       for (const e of entries.filter((x) => x.isDirectory() && !x.name.startsWith('.')).sort((a, b) => a.name.localeCompare(b.name))) {
         // A directory without a manifest is not a skill (e.g. shared helpers).
-        if (!(await stat(path.join(skillsDir, e.name, 'manifest.json')).then((st) => st.isFile(), () => false))) continue;
+        if (
+          !(await stat(path.join(skillsDir, e.name, 'manifest.json')).then(
+            (st) => st.isFile(),
+            () => false,
+          ))
+        )
+          continue;
         const skill = await loadSkill(path.join(skillsDir, e.name));
         map.set(skill.name, skill);
       }

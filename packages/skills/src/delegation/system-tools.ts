@@ -1,6 +1,13 @@
 import { ResponsePackageSchema } from '@baton/manifest';
 import type { ResponsePackage } from '@baton/manifest';
-import { DELEGATE_TASK_DESCRIPTION, DELEGATE_TASK_NAME, delegateTaskParameters, YIELD_CONTROL_DESCRIPTION, YIELD_CONTROL_NAME, YIELD_CONTROL_PARAMETERS } from './tools.js';
+import {
+  DELEGATE_TASK_DESCRIPTION,
+  DELEGATE_TASK_NAME,
+  delegateTaskParameters,
+  YIELD_CONTROL_DESCRIPTION,
+  YIELD_CONTROL_NAME,
+  YIELD_CONTROL_PARAMETERS,
+} from './tools.js';
 import type { DelegationContext, DelegationSystemTool } from './types.js';
 
 /** `yield_control` for an in-process subagent: terminal; the runner hands its arguments back. */
@@ -12,7 +19,8 @@ export function createYieldControlTool(): DelegationSystemTool {
     terminal: true,
     async execute(args) {
       const parsed = ResponsePackageSchema.safeParse(args);
-      if (!parsed.success) return `yield_control arguments are invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`;
+      if (!parsed.success)
+        return `yield_control arguments are invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`;
       return 'control yielded to the parent';
     },
   };

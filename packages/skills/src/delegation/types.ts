@@ -100,7 +100,11 @@ export interface DelegationBoundary {
 
 /** Decides what crosses to the subagent (e.g. @baton/packets); throw to refuse. */
 export interface DelegationPacketGate {
-  prepare(request: { skillPackage: SkillPackage; recipient: string; purpose: string }): Promise<{ skillPackage: SkillPackage; packetId?: string; boundary?: DelegationBoundary }>;
+  prepare(request: {
+    skillPackage: SkillPackage;
+    recipient: string;
+    purpose: string;
+  }): Promise<{ skillPackage: SkillPackage; packetId?: string; boundary?: DelegationBoundary }>;
 }
 
 /** Minimal structured logger: the one contract, `BatonLogger` (the @baton/tracing logger fits). */

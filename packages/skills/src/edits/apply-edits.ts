@@ -108,7 +108,10 @@ export async function applyEdits(options: ApplyEditsOptions): Promise<ApplyEdits
       // Hard links: two real paths, one file. Writing both would break the link and report two
       // different contents for one file; refuse rather than guess which the author meant.
       const other = inodes.get(inode);
-      if (other !== undefined) throw new EditError('PATH_ALIAS', `${resolved.relative} and ${other} are the same file (hard links); edit it under one name`, { file: resolved.relative });
+      if (other !== undefined)
+        throw new EditError('PATH_ALIAS', `${resolved.relative} and ${other} are the same file (hard links); edit it under one name`, {
+          file: resolved.relative,
+        });
       inodes.set(inode, resolved.relative);
     }
     const entry: PlannedFile = { ...resolved, original: content, mode, next: content };
@@ -120,17 +123,26 @@ export async function applyEdits(options: ApplyEditsOptions): Promise<ApplyEdits
     if (edit.format === 'replace_blocks') {
       for (const block of parseReplaceBlocks(edit.text)) {
         const f = await load(block.file);
-        if (f.next === null) throw new EditError('NO_MATCH', `${f.relative}: the file does not exist, so a replace block cannot match in it`, { file: f.relative });
+        if (f.next === null)
+          throw new EditError('NO_MATCH', `${f.relative}: the file does not exist, so a replace block cannot match in it`, {
+            file: f.relative,
+          });
         f.next = applyReplaceBlock(f.next, block, f.relative);
       }
     } else if (edit.format === 'unified_diff') {
       for (const fp of parseUnifiedDiff(edit.text)) {
         const f = await load(fp.path);
         if (fp.kind === 'create') {
-          if (f.next !== null) throw new EditError('PATCH_DOES_NOT_APPLY', `${f.relative}: the diff creates this file but it already exists`, { file: f.relative });
+          if (f.next !== null)
+            throw new EditError('PATCH_DOES_NOT_APPLY', `${f.relative}: the diff creates this file but it already exists`, {
+              file: f.relative,
+            });
           f.next = applyFilePatch('', fp, f.relative);
         } else {
-          if (f.next === null) throw new EditError('PATCH_DOES_NOT_APPLY', `${f.relative}: the diff changes this file but it does not exist`, { file: f.relative });
+          if (f.next === null)
+            throw new EditError('PATCH_DOES_NOT_APPLY', `${f.relative}: the diff changes this file but it does not exist`, {
+              file: f.relative,
+            });
           const result = applyFilePatch(f.next, fp, f.relative);
           f.next = fp.kind === 'delete' ? null : result;
         }
@@ -143,7 +155,9 @@ export async function applyEdits(options: ApplyEditsOptions): Promise<ApplyEdits
   const changed = [...plan.values()].filter((f) => f.original !== f.next);
   const deletions = changed.filter((f) => f.next === null);
   if (deletions.length > 0 && !(options.capabilities ?? []).includes('file_delete')) {
-    throw new ConstraintViolationError(`deleting ${deletions.map((f) => f.relative).join(', ')} needs the file_delete capability and approval`);
+    throw new ConstraintViolationError(
+      `deleting ${deletions.map((f) => f.relative).join(', ')} needs the file_delete capability and approval`,
+    );
   }
   const changes: FileChange[] = changed.map((f) => ({
     path: f.relative,

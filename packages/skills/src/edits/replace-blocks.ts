@@ -33,7 +33,8 @@ export function parseReplaceBlocks(text: string): ReplaceBlock[] {
     i++;
     const original: string[] = [];
     while (i < lines.length && lines[i]?.trim() !== 'REPLACE_WITH') {
-      if (lines[i]?.trim() === 'REPLACE_END' || lines[i]?.trim() === 'REPLACE_START') fail(`expected REPLACE_WITH in the block for ${file}`);
+      if (lines[i]?.trim() === 'REPLACE_END' || lines[i]?.trim() === 'REPLACE_START')
+        fail(`expected REPLACE_WITH in the block for ${file}`);
       original.push(lines[i] as string);
       i++;
     }
@@ -41,7 +42,8 @@ export function parseReplaceBlocks(text: string): ReplaceBlock[] {
     i++;
     const replacement: string[] = [];
     while (i < lines.length && lines[i]?.trim() !== 'REPLACE_END') {
-      if (lines[i]?.trim() === 'REPLACE_WITH' || lines[i]?.trim() === 'REPLACE_START') fail(`expected REPLACE_END in the block for ${file}`);
+      if (lines[i]?.trim() === 'REPLACE_WITH' || lines[i]?.trim() === 'REPLACE_START')
+        fail(`expected REPLACE_END in the block for ${file}`);
       replacement.push(lines[i] as string);
       i++;
     }
@@ -70,10 +72,16 @@ export function countOccurrences(haystack: string, needle: string): number {
 export function applyReplaceBlock(content: string, block: ReplaceBlock, relative: string): string {
   const n = countOccurrences(content, block.original);
   if (n === 0) {
-    throw new EditError('NO_MATCH', `${relative}: the original snippet of a replace block was found 0 times (it must match exactly once)`, { file: relative });
+    throw new EditError('NO_MATCH', `${relative}: the original snippet of a replace block was found 0 times (it must match exactly once)`, {
+      file: relative,
+    });
   }
   if (n > 1) {
-    throw new EditError('AMBIGUOUS_MATCH', `${relative}: the original snippet of a replace block was found ${n} times (it must match exactly once; add surrounding lines to make it unique)`, { file: relative });
+    throw new EditError(
+      'AMBIGUOUS_MATCH',
+      `${relative}: the original snippet of a replace block was found ${n} times (it must match exactly once; add surrounding lines to make it unique)`,
+      { file: relative },
+    );
   }
   const at = content.indexOf(block.original);
   return content.slice(0, at) + block.replacement + content.slice(at + block.original.length);

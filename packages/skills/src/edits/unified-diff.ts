@@ -36,7 +36,10 @@ export function parseUnifiedDiff(text: string): FilePatch[] {
       throw new EditError('PARSE_ERROR', 'unified diff: a hunk has no ---/+++ file headers');
     }
     if (p.isRename || p.isCopy) {
-      throw new EditError('PARSE_ERROR', `unified diff: renames and copies are not supported (${oldName} → ${newName}); send a deletion and a creation`);
+      throw new EditError(
+        'PARSE_ERROR',
+        `unified diff: renames and copies are not supported (${oldName} → ${newName}); send a deletion and a creation`,
+      );
     }
     if (p.isBinary) throw new EditError('PARSE_ERROR', `unified diff: binary patches are not supported (${newName ?? oldName})`);
     let kind: FilePatch['kind'] = 'modify';
@@ -50,7 +53,9 @@ export function parseUnifiedDiff(text: string): FilePatch[] {
     } else {
       file = (newName ?? oldName) as string;
       if (oldName !== undefined && newName !== undefined && oldName !== newName) {
-        throw new EditError('PARSE_ERROR', `unified diff: old and new names differ (${oldName} → ${newName}); renames are not supported`, { file });
+        throw new EditError('PARSE_ERROR', `unified diff: old and new names differ (${oldName} → ${newName}); renames are not supported`, {
+          file,
+        });
       }
     }
     if (file === DEV_NULL) throw new EditError('PARSE_ERROR', 'unified diff: both sides are /dev/null');
@@ -67,7 +72,11 @@ export function parseUnifiedDiff(text: string): FilePatch[] {
 export function applyFilePatch(content: string, fp: FilePatch, relative: string): string {
   const result = applyPatch(content, fp.patch, { fuzzFactor: 0, autoConvertLineEndings: false });
   if (result === false) {
-    throw new EditError('PATCH_DOES_NOT_APPLY', `${relative}: the unified diff does not apply (context or removed lines do not match the file exactly; no fuzz is allowed)`, { file: relative });
+    throw new EditError(
+      'PATCH_DOES_NOT_APPLY',
+      `${relative}: the unified diff does not apply (context or removed lines do not match the file exactly; no fuzz is allowed)`,
+      { file: relative },
+    );
   }
   if (fp.kind === 'delete' && result !== '') {
     throw new EditError('PATCH_DOES_NOT_APPLY', `${relative}: the deletion patch does not remove the whole file`, { file: relative });

@@ -35,7 +35,8 @@ export async function resolveInsideWorkspace(workspace: string, target: string):
   else if (isInside(root, abs)) mapped = abs;
   else throw new EditError('PATH_ESCAPE', `path ${JSON.stringify(target)} resolves outside the workspace`, { file: target });
   const relative = path.relative(root, mapped).split(path.sep).join('/');
-  if (relative === '') throw new EditError('PATH_ESCAPE', `path ${JSON.stringify(target)} is the workspace itself, not a file`, { file: target });
+  if (relative === '')
+    throw new EditError('PATH_ESCAPE', `path ${JSON.stringify(target)} is the workspace itself, not a file`, { file: target });
 
   // One real path per file: the deepest existing part is realpath'd (symlinked folders and a
   // symlinked file inside the workspace resolve to what they point at), the rest is appended.
@@ -49,9 +50,16 @@ export async function resolveInsideWorkspace(workspace: string, target: string):
       break;
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ELOOP') throw new EditError('PATH_ESCAPE', `path ${JSON.stringify(relative)} goes through a symlink loop`, { file: relative, cause: err });
+      if (code === 'ELOOP')
+        throw new EditError('PATH_ESCAPE', `path ${JSON.stringify(relative)} goes through a symlink loop`, { file: relative, cause: err });
       if (code !== 'ENOENT' && code !== 'ENOTDIR') throw err;
-      if (existing === mapped && (await lstat(mapped).then((st) => st.isSymbolicLink(), () => false))) {
+      if (
+        existing === mapped &&
+        (await lstat(mapped).then(
+          (st) => st.isSymbolicLink(),
+          () => false,
+        ))
+      ) {
         throw new EditError('PATH_ESCAPE', `path ${JSON.stringify(relative)} is a dangling symlink`, { file: relative });
       }
       const parent = path.dirname(existing);
@@ -62,9 +70,12 @@ export async function resolveInsideWorkspace(workspace: string, target: string):
   }
   const resolved = path.join(real ?? existing, ...tail);
   if (!isInside(root, resolved)) {
-    throw new EditError('PATH_ESCAPE', `path ${JSON.stringify(relative)} goes through a symlink that leaves the workspace`, { file: relative });
+    throw new EditError('PATH_ESCAPE', `path ${JSON.stringify(relative)} goes through a symlink that leaves the workspace`, {
+      file: relative,
+    });
   }
   const realRelative = path.relative(root, resolved).split(path.sep).join('/');
-  if (realRelative === '') throw new EditError('PATH_ESCAPE', `path ${JSON.stringify(target)} resolves to the workspace itself, not a file`, { file: target });
+  if (realRelative === '')
+    throw new EditError('PATH_ESCAPE', `path ${JSON.stringify(target)} resolves to the workspace itself, not a file`, { file: target });
   return { absolute: resolved, relative: realRelative };
 }

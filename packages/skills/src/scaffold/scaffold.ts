@@ -1,7 +1,19 @@
 import { mkdir, stat, writeFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { SkillsInputError } from '../errors.js';
-import { jsEntry, jsPackageJson, manifest, nodeTest, pythonEntry, pythonTest, readme, SCAFFOLD_LANGUAGES, TS_CONFIG, tsEntry, tsPackageJson } from './templates.js';
+import {
+  jsEntry,
+  jsPackageJson,
+  manifest,
+  nodeTest,
+  pythonEntry,
+  pythonTest,
+  readme,
+  SCAFFOLD_LANGUAGES,
+  TS_CONFIG,
+  tsEntry,
+  tsPackageJson,
+} from './templates.js';
 import type { ScaffoldLanguage } from './templates.js';
 
 /** Options for {@link scaffoldSkill}. */
@@ -33,10 +45,16 @@ export async function scaffoldSkill(options: ScaffoldSkillOptions): Promise<Scaf
   const { name } = options;
   const lang = options.lang ?? 'ts';
   if (!SKILL_NAME_PATTERN.test(name)) {
-    throw new SkillsInputError('INVALID_SKILL_NAME', `invalid skill name ${JSON.stringify(name)}: use lower-case letters, digits and dashes, starting with a letter (at most 63 characters)`);
+    throw new SkillsInputError(
+      'INVALID_SKILL_NAME',
+      `invalid skill name ${JSON.stringify(name)}: use lower-case letters, digits and dashes, starting with a letter (at most 63 characters)`,
+    );
   }
   if (!(SCAFFOLD_LANGUAGES as readonly string[]).includes(lang)) {
-    throw new SkillsInputError('INVALID_LANGUAGE', `unknown language ${JSON.stringify(lang)}; choose one of ${SCAFFOLD_LANGUAGES.join(', ')}`);
+    throw new SkillsInputError(
+      'INVALID_LANGUAGE',
+      `unknown language ${JSON.stringify(lang)}; choose one of ${SCAFFOLD_LANGUAGES.join(', ')}`,
+    );
   }
   const skillDir = path.resolve(options.dir ?? '.', name);
   const exists = await stat(skillDir).then(

@@ -214,7 +214,10 @@ if __name__ == "__main__":
 
 export function readme(name: string, lang: ScaffoldLanguage, entry: string): string {
   const test = lang === 'python' ? 'python3 -m unittest discover -s test' : 'npm test';
-  const build = lang === 'ts' ? '\n`src/skill.ts` is the source; `npm run build` (TypeScript 5.9) compiles it to `dist/skill.js`, the entry point. The scaffold ships a compiled copy so the skill runs before you install anything.\n' : '';
+  const build =
+    lang === 'ts'
+      ? '\n`src/skill.ts` is the source; `npm run build` (TypeScript 5.9) compiles it to `dist/skill.js`, the entry point. The scaffold ships a compiled copy so the skill runs before you install anything.\n'
+      : '';
   return `# ${name}
 
 A Baton skill: a subprocess that reads one **SkillPackage** (JSON) on stdin and writes one

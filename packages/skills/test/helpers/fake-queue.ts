@@ -65,18 +65,29 @@ export function scriptedRunner(scripts: Record<string, AgentScript>, delegation:
       const script = scripts[request.agentId];
       if (!script) throw new Error(`scripted runner: no script for ${request.agentId}`);
       const taskId = /working on task (\S+)\./.exec(request.input)?.[1] ?? '';
-      const payloadText = /Input data \(JSON\):\n([\s\S]*?)\n\n(?:Success criteria|You are done|Your previous|Finish by)/.exec(request.input)?.[1] ?? '{}';
+      const payloadText =
+        /Input data \(JSON\):\n([\s\S]*?)\n\n(?:Success criteria|You are done|Your previous|Finish by)/.exec(request.input)?.[1] ?? '{}';
       const tools: AgentTools = {
         taskId,
         payload: JSON.parse(payloadText) as Record<string, unknown>,
         async delegate(args, extra = {}) {
           const key = request.idempotencyKey ? { idempotencyKey: `${request.idempotencyKey}/call-${calls++}` } : {};
-          const out = await delegation().delegateTaskTool.execute(args, { agentId: request.agentId, depth: request.depth ?? 0, ...(request.signal ? { signal: request.signal } : {}), ...key, ...extra });
+          const out = await delegation().delegateTaskTool.execute(args, {
+            agentId: request.agentId,
+            depth: request.depth ?? 0,
+            ...(request.signal ? { signal: request.signal } : {}),
+            ...key,
+            ...extra,
+          });
           return JSON.parse(out) as ResponsePackage;
         },
       };
       const yielded = await script(request, tools);
-      return { status: 'completed', response: null, terminal: { name: 'yield_control', arguments: yielded as unknown as Record<string, unknown> } };
+      return {
+        status: 'completed',
+        response: null,
+        terminal: { name: 'yield_control', arguments: yielded as unknown as Record<string, unknown> },
+      };
     },
   };
 }

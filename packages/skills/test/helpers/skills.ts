@@ -35,7 +35,18 @@ export async function skillsDir(skills: FixtureSkill[]): Promise<string> {
     await writeFile(path.join(dir, s.name, file), s.source);
     await writeFile(
       path.join(dir, s.name, 'manifest.json'),
-      JSON.stringify({ skill_name: s.name, version: '1.0.0', entry_point: file, input_schema: {}, output_schema: s.outputSchema ?? {}, capabilities: s.capabilities ?? ['fs_read'] }, null, 2),
+      JSON.stringify(
+        {
+          skill_name: s.name,
+          version: '1.0.0',
+          entry_point: file,
+          input_schema: {},
+          output_schema: s.outputSchema ?? {},
+          capabilities: s.capabilities ?? ['fs_read'],
+        },
+        null,
+        2,
+      ),
     );
   }
   return dir;

@@ -102,14 +102,19 @@ export class W3CTraceContextLevel2Propagator implements TextMapPropagator {
 
   constructor(options: W3CTraceContextLevel2PropagatorOptions = {}) {
     const max = options.maxTracestateLength;
-    if (max !== undefined && (!Number.isInteger(max) || max < 0)) throw new RangeError('maxTracestateLength must be a non-negative integer');
+    if (max !== undefined && (!Number.isInteger(max) || max < 0))
+      throw new RangeError('maxTracestateLength must be a non-negative integer');
     this.maxTracestateLength = max;
   }
 
   inject(ctx: Context, carrier: unknown, setter: TextMapSetter): void {
     const spanContext = trace.getSpanContext(ctx);
     if (!spanContext || !isSpanContextValid(spanContext)) return;
-    setter.set(carrier, TRACEPARENT_HEADER, formatTraceparent(spanContext.traceId, spanContext.spanId, effectiveTraceFlags(ctx, spanContext)));
+    setter.set(
+      carrier,
+      TRACEPARENT_HEADER,
+      formatTraceparent(spanContext.traceId, spanContext.spanId, effectiveTraceFlags(ctx, spanContext)),
+    );
     let state = toW3CTraceState(spanContext.traceState);
     if (state && this.maxTracestateLength !== undefined) state = state.truncate(this.maxTracestateLength);
     if (state && state.size > 0) setter.set(carrier, TRACESTATE_HEADER, state.serialize());

@@ -22,14 +22,7 @@ export interface ParsedTraceparent {
 
 /** Why a `traceparent` was ignored (the receiver then starts a new trace). */
 export type TraceparentRejection =
-  | 'empty'
-  | 'duplicated'
-  | 'too_short'
-  | 'bad_version'
-  | 'version_ff'
-  | 'bad_format'
-  | 'trace_id_zero'
-  | 'parent_id_zero';
+  'empty' | 'duplicated' | 'too_short' | 'bad_version' | 'version_ff' | 'bad_format' | 'trace_id_zero' | 'parent_id_zero';
 
 export type TraceparentParseResult = { ok: true; value: ParsedTraceparent } | { ok: false; reason: TraceparentRejection };
 

@@ -30,8 +30,7 @@ export function isValidTracestateValue(value: unknown): value is string {
 export type TracestateRejection = 'bad_member' | 'bad_key' | 'bad_value' | 'too_many_members';
 
 export type TracestateParseResult =
-  | { ok: true; value: W3CTraceState | undefined }
-  | { ok: false; reason: TracestateRejection; detail: string };
+  { ok: true; value: W3CTraceState | undefined } | { ok: false; reason: TracestateRejection; detail: string };
 
 /**
  * Parses a combined `tracestate` (several header fields joined with `,`, as RFC 9110 combines
@@ -78,8 +77,14 @@ export class W3CTraceState implements TraceState {
   }
 
   set(key: string, value: string): W3CTraceState {
-    if (!KEY.test(key)) throw new InvalidTraceContextError(`tracestate key ${JSON.stringify(String(key).slice(0, 300))} does not follow the key grammar ([a-z0-9][a-z0-9_-*/@]{0,255})`);
-    if (!VALUE.test(value)) throw new InvalidTraceContextError(`tracestate value for ${key} must be 1-256 printable ASCII characters without "," or "=", not ending in a space`);
+    if (!KEY.test(key))
+      throw new InvalidTraceContextError(
+        `tracestate key ${JSON.stringify(String(key).slice(0, 300))} does not follow the key grammar ([a-z0-9][a-z0-9_-*/@]{0,255})`,
+      );
+    if (!VALUE.test(value))
+      throw new InvalidTraceContextError(
+        `tracestate value for ${key} must be 1-256 printable ASCII characters without "," or "=", not ending in a space`,
+      );
     const rest = this.entries.filter(([k]) => k !== key);
     const first: readonly [string, string] = [key, value];
     return new W3CTraceState([first, ...rest].slice(0, TRACESTATE_MAX_MEMBERS));

@@ -12,7 +12,10 @@ export interface StoreExtensionContext {
  * approvals) that a backend implements outside the facade: they share the store's closed state,
  * so after `close()` they refuse exactly as the facade's methods do. Returns the same store object.
  */
-export function withStoreExtension<M extends Partial<ThreadStore>>(store: ThreadStore, make: (context: StoreExtensionContext) => M): ThreadStore & M {
+export function withStoreExtension<M extends Partial<ThreadStore>>(
+  store: ThreadStore,
+  make: (context: StoreExtensionContext) => M,
+): ThreadStore & M {
   let closed = false;
   const close = store.close.bind(store);
   const methods = make({

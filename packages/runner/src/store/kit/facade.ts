@@ -62,9 +62,13 @@ export function createThreadStoreFacade(backend: StoreBackend, options: ThreadSt
   const mapError = (error: unknown, what: string): StoreError => {
     if (error instanceof StoreError) return error;
     if (backend.mapError) return backend.mapError(error, what);
-    return new StoreError('STORE_FAILED', `thread store operation ${what} failed: ${error instanceof Error ? error.message : String(error)}`, {
-      cause: error,
-    });
+    return new StoreError(
+      'STORE_FAILED',
+      `thread store operation ${what} failed: ${error instanceof Error ? error.message : String(error)}`,
+      {
+        cause: error,
+      },
+    );
   };
   const closedError = (what: string) => new StoreError('STORE_CLOSED', `thread store is closed (${what})`);
   /** Runs one store operation: refuses after close(), maps every failure to a StoreError. */
@@ -121,7 +125,14 @@ export function createThreadStoreFacade(backend: StoreBackend, options: ThreadSt
   };
   const prepareState = (threadId: unknown, value: unknown, replace: boolean, key: string | undefined): PreparedWrite => {
     const patchJson = encodeObject(value, replace ? 'thread state' : 'state patch');
-    return { op: 'writeState', threadId: checkId(threadId, 'thread id'), patch: JSON.parse(patchJson) as JsonObject, patchJson, replace, idempotencyKey: key };
+    return {
+      op: 'writeState',
+      threadId: checkId(threadId, 'thread id'),
+      patch: JSON.parse(patchJson) as JsonObject,
+      patchJson,
+      replace,
+      idempotencyKey: key,
+    };
   };
   const prepareItems = (threadId: unknown, runId: unknown, items: unknown): PreparedWrite & { op: 'appendItems' } => {
     checkId(threadId, 'thread id');
@@ -130,7 +141,10 @@ export function createThreadStoreFacade(backend: StoreBackend, options: ThreadSt
     const encoded = items.map((item: unknown, index) => encodeObject(item, `items[${index}]`));
     return { op: 'appendItems', threadId: threadId as string, runId: runId as string, items: encoded };
   };
-  const prepareAudit = (record: unknown): PreparedWrite & { op: 'appendAudit' } => ({ op: 'appendAudit', ...checkAuditInput(record, () => newId('audit')) });
+  const prepareAudit = (record: unknown): PreparedWrite & { op: 'appendAudit' } => ({
+    op: 'appendAudit',
+    ...checkAuditInput(record, () => newId('audit')),
+  });
   const prepareUpdate = (runId: unknown, input: UpdateRunInput): PreparedWrite => {
     checkId(runId, 'run id');
     if (!isPlainObject(input)) throw new InvalidStoreInputError('updateRun input must be an object');
@@ -142,7 +156,10 @@ export function createThreadStoreFacade(backend: StoreBackend, options: ThreadSt
     };
   };
   const prepareBatchWrite = (w: StoreWrite): PreparedWrite => {
-    if (!isPlainObject(w)) throw new InvalidStoreInputError(`writeBatch: each write must be an object, got ${w === null ? 'null' : Array.isArray(w) ? 'an array' : typeof w}`);
+    if (!isPlainObject(w))
+      throw new InvalidStoreInputError(
+        `writeBatch: each write must be an object, got ${w === null ? 'null' : Array.isArray(w) ? 'an array' : typeof w}`,
+      );
     switch (w.op) {
       case 'createRun':
         if (!isPlainObject(w.input)) throw new InvalidStoreInputError('createRun input must be an object');
@@ -174,7 +191,9 @@ export function createThreadStoreFacade(backend: StoreBackend, options: ThreadSt
     if (!isPlainObject(lockOptions)) throw new InvalidStoreInputError('acquireThreadLock options must be an object');
     const { owner, leaseMs, waitMs } = checkLockOptions({
       ...lockOptions,
-      ...(lockOptions.leaseMs === undefined && backend.lockDefaults?.leaseMs !== undefined ? { leaseMs: backend.lockDefaults.leaseMs } : {}),
+      ...(lockOptions.leaseMs === undefined && backend.lockDefaults?.leaseMs !== undefined
+        ? { leaseMs: backend.lockDefaults.leaseMs }
+        : {}),
       ...(lockOptions.waitMs === undefined && backend.lockDefaults?.waitMs !== undefined ? { waitMs: backend.lockDefaults.waitMs } : {}),
     });
     return { lock: { threadId: threadId as string, owner, token: newId('lock'), leaseMs }, waitMs };
@@ -257,7 +276,14 @@ export function createThreadStoreFacade(backend: StoreBackend, options: ThreadSt
         const prepared = prepareAudit(record);
         const at = now();
         await backend.write([prepared], { at, results: false });
-        return { id: prepared.id, threadId: prepared.threadId, runId: prepared.runId, kind: prepared.kind, createdAt: at, data: JSON.parse(prepared.data) as JsonObject };
+        return {
+          id: prepared.id,
+          threadId: prepared.threadId,
+          runId: prepared.runId,
+          kind: prepared.kind,
+          createdAt: at,
+          data: JSON.parse(prepared.data) as JsonObject,
+        };
       }),
 
     listAudit: (threadId) => op('listAudit', () => backend.listAudit(checkId(threadId, 'thread id'))),
@@ -290,7 +316,8 @@ export function createThreadStoreFacade(backend: StoreBackend, options: ThreadSt
       return holdLock(lock, lockOptions.autoRenew);
     },
 
-    recoverAbandonedRuns: () => op('recoverAbandonedRuns', () => backend.recoverAbandonedRuns({ code: RUNNER_CRASHED, message: ABANDONED_RUN_MESSAGE }, now())),
+    recoverAbandonedRuns: () =>
+      op('recoverAbandonedRuns', () => backend.recoverAbandonedRuns({ code: RUNNER_CRASHED, message: ABANDONED_RUN_MESSAGE }, now())),
 
     async close() {
       if (closed) return;

@@ -35,5 +35,11 @@ export {
   StoreUnavailableError,
 } from '../errors.js';
 // Paused runs (resumable approvals): the input check and limits every store applies.
-export { checkSuspendedRunInput, MAX_SUSPENDED_STATE_CHARS, MAX_PENDING_APPROVALS, MAX_APPROVAL_ARGUMENTS_CHARS, type SuspendedRunMethods } from '../suspended-runs.js';
+export {
+  checkSuspendedRunInput,
+  MAX_SUSPENDED_STATE_CHARS,
+  MAX_PENDING_APPROVALS,
+  MAX_APPROVAL_ARGUMENTS_CHARS,
+  type SuspendedRunMethods,
+} from '../suspended-runs.js';
 export { withStoreExtension, type StoreExtensionContext } from './extend.js';

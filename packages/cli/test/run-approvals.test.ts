@@ -1,12 +1,11 @@
 // A run that needs a human approval, end to end through the commands a user types: `baton run`
 // pauses it in `requires_action` (kept in the SQLite store, exit 1, a line saying how to decide),
 // and `baton serve` over the same store resumes it with POST /v1/runs/:run_id/approvals.
-import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, EXAMPLES, offlineEnv, runCli } from './run-helpers.js';
+import { EXAMPLES, runCli, startServe } from './run-helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'baton-cli-approvals-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -59,24 +58,9 @@ describe('baton run pauses for approval; baton serve resumes it', () => {
     expect(result.required_action.approvals.map((a) => a.tool_name)).toEqual(['get_case']);
     expect(paused.stderr).toContain(`POST /v1/runs/${result.run_id}/approvals`);
 
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--agents', agents, '--store', store, '--auth-tokens', TOKENS], {
-      env: offlineEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    const killer = setTimeout(() => child.kill('SIGKILL'), 150_000);
+    const serve = await startServe(['--port', '0', '--agents', agents, '--store', store, '--auth-tokens', TOKENS]);
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        child.stdout.on('data', (c: Buffer) => {
-          stdout += c.toString();
-          const m = /listening on (http:\/\/\S+)/.exec(stdout);
-          if (m) resolve(m[1]!);
-        });
-        void exited.then((code) => reject(new Error(`serve exited early (${code}): ${stderr}`)));
-      });
+      const url = serve.url;
       const headers = { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` };
       const thread = await fetch(`${url}/v1/threads/${result.thread_id}`, { headers });
       expect(thread.status).toBe(200);
@@ -102,11 +86,9 @@ describe('baton run pauses for approval; baton serve resumes it', () => {
         body: JSON.stringify({ decisions }),
       });
       expect(again.status).toBe(409);
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      expect(await serve.stop()).toBe(0);
     } finally {
-      clearTimeout(killer);
-      child.kill('SIGKILL');
+      serve.kill();
     }
   }, 300_000);
 });

@@ -36,3 +36,45 @@ export function runCli(
     });
   });
 }
+
+/** A running `baton serve` child: its URL once it listens, its output so far, and how it ended. */
+export interface ServeProcess {
+  url: string;
+  /** What it printed so far. */
+  output(): { stdout: string; stderr: string };
+  /** Sends SIGTERM and resolves with the exit code. */
+  stop(): Promise<number | null>;
+  /** SIGKILL (for `finally`); harmless after it exited. */
+  kill(): void;
+}
+
+/**
+ * Starts `baton serve <args>` on the built CLI and resolves once it prints `listening on <url>`;
+ * rejects, with its stderr, if it exits first. Killed after `timeoutMs` whatever happens.
+ */
+export async function startServe(args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [BIN, 'serve', ...args], { env: options.env ?? offlineEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const killer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 150_000);
+  void exited.then(() => clearTimeout(killer));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(stdout);
+      if (m) resolve(m[1]!);
+    });
+    void exited.then((code) => reject(new Error(`baton serve exited early (${code}): ${stderr}`)));
+  });
+  return {
+    url,
+    output: () => ({ stdout, stderr }),
+    stop: () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+    kill: () => void child.kill('SIGKILL'),
+  };
+}

@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, EXAMPLES, offlineEnv } from './run-helpers.js';
+import { EXAMPLES, startServe } from './run-helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'baton-cli-serve-stream-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -14,28 +13,18 @@ writeFileSync(TOKENS, `tokens:\n  - token: ${TOKEN}\n    tenant: acme-retail\n  
 
 describe('baton serve with a streamed run', () => {
   it('answers server-sent events through the packet-reporting runner; done carries the packets', async () => {
-    const child = spawn(
-      process.execPath,
-      [BIN, 'serve', '--port', '0', '--agents', join(EXAMPLES, 'agents'), '--store', join(dir, 's.db'), '--auth-tokens', TOKENS],
-      {
-        env: offlineEnv(),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    const killer = setTimeout(() => child.kill('SIGKILL'), 150_000);
+    const serve = await startServe([
+      '--port',
+      '0',
+      '--agents',
+      join(EXAMPLES, 'agents'),
+      '--store',
+      join(dir, 's.db'),
+      '--auth-tokens',
+      TOKENS,
+    ]);
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        child.stdout.on('data', (c: Buffer) => {
-          stdout += c.toString();
-          const m = /listening on (http:\/\/\S+)/.exec(stdout);
-          if (m) resolve(m[1]!);
-        });
-        void exited.then((code) => reject(new Error(`serve exited early (${code}): ${stderr}`)));
-      });
+      const url = serve.url;
       const res = await fetch(`${url}/v1/runs`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${TOKEN}` },
@@ -60,11 +49,9 @@ describe('baton serve with a streamed run', () => {
           .map((e) => e.data.text)
           .join(''),
       ).toBe(result.response);
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      expect(await serve.stop()).toBe(0);
     } finally {
-      clearTimeout(killer);
-      child.kill('SIGKILL');
+      serve.kill();
     }
   }, 180_000);
 });

@@ -47,7 +47,7 @@ export function redact(connection: RedisConnection): string {
  * null` there: a Redis restart pauses work instead of failing it.
  */
 export function blockingOptions(connection: RedisConnection): ConnectionOptions {
-  // BullMQ declares its own (structurally narrower) RedisOptions; these are ioredis options.
+  // These are ioredis options; BullMQ's ConnectionOptions type lists a narrower RedisOptions of its own.
   return { ...redisOptions(connection), maxRetriesPerRequest: null } as ConnectionOptions;
 }
 

@@ -1,7 +1,7 @@
 // The Redis store shared by separate OS processes: the shared multi-process contract, and a holder
 // killed with SIGKILL loses the lock once its lease runs out (not before), after which its run is recovered.
 // The children load the built store from dist/ (turbo builds before it tests).
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,7 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ThreadBusyError } from '@baton/runner';
-import { describeThreadStoreProcessContract } from '@baton/runner/testing';
+import { describeThreadStoreProcessContract, runStoreChild } from '@baton/runner/testing';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createRedisThreadStore } from '../../src/index.js';
 import { deleteKeys, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
@@ -31,28 +31,6 @@ for (let i = 0; ; i++) {
   await store.appendItems(threadId, run.id, [{ n: i }]);
 }
 `;
-
-function runChild(
-  dir: string,
-  script: string,
-  args: string[],
-): { child: ChildProcess; firstLine: Promise<string>; exit: Promise<number | null> } {
-  const child = spawn(process.execPath, [join(dir, script), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  const firstLine = new Promise<string>((resolveLine, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const newline = stdout.indexOf('\n');
-      if (newline >= 0) resolveLine(stdout.slice(0, newline));
-    });
-    child.on('exit', (code) => reject(new Error(`child exited ${code} before writing a line; stderr: ${stderr.slice(-2000)}`)));
-  });
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exit = new Promise<number | null>((resolveExit) => child.on('exit', (code) => resolveExit(code)));
-  firstLine.catch(() => undefined);
-  return { child, firstLine, exit };
-}
 
 // The shared multi-process contract (merges, lock serialisation, a holder killed mid-batch).
 describeThreadStoreProcessContract(
@@ -94,7 +72,7 @@ describe('Redis thread store across processes', () => {
     const leaseMs = 4_000;
     const store = createRedisThreadStore({ connection: url, prefix });
     const thread = await store.createThread();
-    const holder = runChild(dir, 'holder.mjs', [url, prefix, thread.id, String(leaseMs)]);
+    const holder = runStoreChild(dir, 'holder.mjs', [url, prefix, thread.id, String(leaseMs)]);
     children.push(holder.child);
     const { runId } = JSON.parse(await holder.firstLine) as { runId: string };
 

@@ -44,6 +44,7 @@ export {
   type ChildStoreSpec,
   type SharedStoreUnderTest,
   type SharedStoreFactory,
+  runStoreChild,
 } from './store-process-contract.js';
 // A seeded fuzzer for the runner HTTP service (the bounded test and bench/runner-fuzz share it).
 export { runRunnerFuzz, type RunnerFuzzOptions, type RunnerFuzzReport, type RunnerFuzzTarget } from './http-fuzz.js';

@@ -77,7 +77,11 @@ for (let i = 0; ; i++) {
 }
 `;
 
-function runChild(
+/**
+ * Runs `node <dir>/<script> <args>` for a multi-process store test: `firstLine` resolves with its
+ * first stdout line (rejects, with its stderr, if it exits before one), `exit` with its code.
+ */
+export function runStoreChild(
   dir: string,
   script: string,
   args: string[],
@@ -112,7 +116,7 @@ export function describeThreadStoreProcessContract(name: string, factory: Shared
     let made: SharedStoreUnderTest;
     const children: ChildProcess[] = [];
     const start = (script: string, args: string[]) => {
-      const started = runChild(dir, script, [JSON.stringify(made.child), ...args]);
+      const started = runStoreChild(dir, script, [JSON.stringify(made.child), ...args]);
       children.push(started.child);
       return started;
     };

@@ -1,6 +1,5 @@
 // The SQLite store shared by several OS processes: no lost merges, and a SIGKILLed holder leaves
 // the file consistent and the thread usable. The children load the built store from dist/.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,7 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { describeThreadStoreProcessContract } from '../../src/testing/store-process-contract.js';
+import { describeThreadStoreProcessContract, runStoreChild } from '../../src/testing/store-process-contract.js';
 import { StoreError, createSqliteThreadStore } from '../../src/store/index.js';
 import { SQLITE_MIGRATIONS } from '../../src/store/sqlite-schema.js';
 
@@ -28,28 +27,6 @@ for (let i = 0; ; i++) {
   await store.appendItems(threadId, run.id, [{ n: i, filler }]);
 }
 `;
-
-function runChild(
-  dir: string,
-  script: string,
-  args: string[],
-): { child: ChildProcess; firstLine: Promise<string>; exit: Promise<number | null> } {
-  const child = spawn(process.execPath, [join(dir, script), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  const firstLine = new Promise<string>((resolveLine, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const newline = stdout.indexOf('\n');
-      if (newline >= 0) resolveLine(stdout.slice(0, newline));
-    });
-    child.on('exit', (code) => reject(new Error(`child exited ${code} before writing a line; stderr: ${stderr.slice(-2000)}`)));
-  });
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exit = new Promise<number | null>((resolveExit) => child.on('exit', (code) => resolveExit(code)));
-  firstLine.catch(() => undefined);
-  return { child, firstLine, exit };
-}
 
 // The shared multi-process contract (merges, lock serialisation, a holder killed mid-batch).
 describeThreadStoreProcessContract(
@@ -88,7 +65,7 @@ describe('SQLite thread store across processes', () => {
     const thread = await setup.createThread();
     await setup.close();
 
-    const holder = runChild(dir, 'holder.mjs', [file, thread.id]);
+    const holder = runStoreChild(dir, 'holder.mjs', [file, thread.id]);
     const { runId } = JSON.parse(await holder.firstLine) as { runId: string };
     // Let it write for a while so the kill lands in or between transactions.
     const watcher = new Database(file, { readonly: true });

@@ -1,5 +1,5 @@
 // Types only at load time: `baton --help` stays fast (the contracts entry loads zod).
-import type { ErrorKind } from '@baton/manifest/contracts';
+import { BatonError, type ErrorKind } from '@baton/manifest/contracts';
 
 /** Every code the baton command throws, with whose fault it is (the README's errors table lists each). */
 export const CLI_ERROR_CODES = {
@@ -12,15 +12,10 @@ export const CLI_ERROR_CODES = {
 export type CliErrorCode = keyof typeof CLI_ERROR_CODES;
 
 /** Base class of the errors the baton command throws itself; `kind` follows from `code`. */
-export class CliError extends Error {
-  readonly code: CliErrorCode;
-  /** Whose fault: `usage`, `config`, `upstream` or `internal` (`@baton/manifest/contracts`' `ErrorKind`); follows from `code`. */
-  readonly kind: ErrorKind;
+export class CliError extends BatonError<CliErrorCode> {
   constructor(code: CliErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(code, CLI_ERROR_CODES[code], message, options);
     this.name = 'CliError';
-    this.code = code;
-    this.kind = CLI_ERROR_CODES[code];
   }
 }
 

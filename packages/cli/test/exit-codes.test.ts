@@ -13,6 +13,9 @@ import {
 } from '@baton/runner';
 import { RunnerHttpConfigError } from '@baton/runner/http';
 import { SkillsConfigError } from '@baton/skills';
+import { InvalidTraceContextError } from '@baton/tracing';
+import { ManifestUsageError } from '@baton/manifest';
+import { BatonError } from '@baton/manifest/contracts';
 import { AuthInputError, UsageError, exitCodeFor } from '../src/errors.js';
 
 describe('exit codes from the error kind', () => {
@@ -38,5 +41,35 @@ describe('exit codes from the error kind', () => {
     ['an object pretending a kind', { kind: 'whatever' }, 1],
   ])('%s → %i', async (_what, error, code) => {
     expect(await exitCodeFor(error)).toBe(code);
+  });
+});
+
+describe('one error root', () => {
+  it.each([
+    ['UsageError', new UsageError('--agent is required'), 'CliError'],
+    ['AgentNotFoundError', new AgentNotFoundError('no agent a.b'), 'RunnerError'],
+    ['QueueConfigError', new QueueConfigError('bad URL'), 'QueueError'],
+    ['GuardrailClientConfigError', new GuardrailClientConfigError('bad URL'), 'GuardrailClientError'],
+    ['PolicyError', new PolicyError('bad policy'), 'GuardrailError'],
+    ['InvalidKeysError', new InvalidKeysError('short key'), 'PacketError'],
+    ['SkillsConfigError', new SkillsConfigError('CONFINEMENT_UNAVAILABLE', 'no bwrap'), 'SkillsError'],
+    ['InvalidTraceContextError', new InvalidTraceContextError('bad traceparent'), 'TracingError'],
+    ['ManifestUsageError', new ManifestUsageError('not a manifest'), 'ManifestError'],
+  ])('%s is a BatonError with code, kind and its package base', (_what, error, base) => {
+    expect(error).toBeInstanceOf(BatonError);
+    expect(error).toBeInstanceOf(Error);
+    let proto = Object.getPrototypeOf(error) as { constructor: { name: string } } | null;
+    const chain: string[] = [];
+    for (; proto && proto.constructor.name !== 'Object'; proto = Object.getPrototypeOf(proto)) chain.push(proto.constructor.name);
+    expect(chain).toContain(base);
+    expect(chain.at(-2)).toBe('BatonError');
+    expect(typeof error.code).toBe('string');
+    expect(['usage', 'config', 'upstream', 'internal']).toContain(error.kind);
+  });
+
+  it('keeps a given cause and has no cause key without one', () => {
+    const root = new Error('socket hang up');
+    expect(new QueueUnavailableError('down', { cause: root }).cause).toBe(root);
+    expect('cause' in new QueueUnavailableError('down')).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import type { ErrorKind } from '@baton/manifest/contracts';
+import { BatonError, type ErrorKind } from '@baton/manifest/contracts';
 import type { GuardrailReasonCode } from './outcomes.js';
 
 /**
@@ -23,15 +23,10 @@ export type GuardrailClientErrorCode = keyof typeof GUARDRAIL_CLIENT_ERROR_CODES
  * the checker (`createGuardrailChecker`) turns a failed call into a BLOCK (or, where configured,
  * a fail-open ALLOW).
  */
-export class GuardrailClientError extends Error {
-  readonly code: GuardrailClientErrorCode;
-  /** Whose fault: `usage`, `config`, `upstream` or `internal` (`@baton/manifest/contracts`' `ErrorKind`); follows from `code`. */
-  readonly kind: ErrorKind;
+export class GuardrailClientError extends BatonError<GuardrailClientErrorCode> {
   constructor(code: GuardrailClientErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(code, GUARDRAIL_CLIENT_ERROR_CODES[code], message, options);
     this.name = 'GuardrailClientError';
-    this.code = code;
-    this.kind = GUARDRAIL_CLIENT_ERROR_CODES[code];
   }
 }
 

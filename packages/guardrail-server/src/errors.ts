@@ -1,4 +1,4 @@
-import type { ErrorKind } from '@baton/manifest/contracts';
+import { BatonError, type ErrorKind } from '@baton/manifest/contracts';
 
 /** Every code @baton/guardrail-server throws, with whose fault it is (the README's errors table lists each). */
 export const GUARDRAIL_ERROR_CODES = {
@@ -14,15 +14,10 @@ export const GUARDRAIL_ERROR_CODES = {
 export type GuardrailErrorCode = keyof typeof GUARDRAIL_ERROR_CODES;
 
 /** Base class of every error this package throws. `code` is stable and machine-readable. */
-export class GuardrailError extends Error {
-  readonly code: GuardrailErrorCode;
-  /** Whose fault: `usage`, `config`, `upstream` or `internal` (`@baton/manifest/contracts`' `ErrorKind`); follows from `code`. */
-  readonly kind: ErrorKind;
+export class GuardrailError extends BatonError<GuardrailErrorCode> {
   constructor(code: GuardrailErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(code, GUARDRAIL_ERROR_CODES[code], message, options);
     this.name = 'GuardrailError';
-    this.code = code;
-    this.kind = GUARDRAIL_ERROR_CODES[code];
   }
 }
 

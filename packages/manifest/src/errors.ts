@@ -1,5 +1,5 @@
 import type { LoadResult, ManifestProblem } from './problems.js';
-import type { ErrorKind } from './contracts/errors.js';
+import { BatonError, type ErrorKind } from './contracts/errors.js';
 
 /** Every code @baton/manifest throws, with whose fault it is (the README's errors table lists each). */
 export const MANIFEST_ERROR_CODES = {
@@ -12,17 +12,9 @@ export type ManifestErrorCode = keyof typeof MANIFEST_ERROR_CODES;
  * Base class of every error @baton/manifest throws. `code` is stable; `message` is for people;
  * `kind` says whose fault it is and follows from the code (each subclass picks its code by fault).
  */
-export class ManifestError extends Error {
-  /** Whose fault: `usage`, `config`, `upstream` or `internal` (`@baton/manifest/contracts`' `ErrorKind`). */
-  readonly kind: ErrorKind;
-  /** Machine-readable error code, e.g. `MANIFEST_INVALID`. */
-  readonly code: ManifestErrorCode;
-
+export class ManifestError extends BatonError<ManifestErrorCode> {
   constructor(code: ManifestErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = new.target.name;
-    this.code = code;
-    this.kind = MANIFEST_ERROR_CODES[code];
+    super(code, MANIFEST_ERROR_CODES[code], message, options);
   }
 }
 

@@ -1,4 +1,4 @@
-import type { ErrorKind } from '@baton/manifest/contracts';
+import { BatonError, type ErrorKind } from '@baton/manifest/contracts';
 
 /**
  * Every stop in @baton/packets is a `PacketError` with a stable string `code`. Subclasses say
@@ -31,15 +31,10 @@ export interface PacketErrorOptions {
 }
 
 /** Base class of every error thrown by @baton/packets. */
-export class PacketError extends Error {
-  readonly code: PacketErrorCode;
-  /** Whose fault: `usage`, `config`, `upstream` or `internal` (`@baton/manifest/contracts`' `ErrorKind`); follows from `code`. */
-  readonly kind: ErrorKind;
+export class PacketError extends BatonError<PacketErrorCode> {
   constructor(code: PacketErrorCode, message: string, options: PacketErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(code, PACKET_ERROR_CODES[code], message, options);
     this.name = 'PacketError';
-    this.code = code;
-    this.kind = PACKET_ERROR_CODES[code];
   }
 }
 

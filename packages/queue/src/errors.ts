@@ -1,4 +1,4 @@
-import type { ErrorKind } from '@baton/manifest/contracts';
+import { BatonError, type ErrorKind } from '@baton/manifest/contracts';
 
 /** Every code @baton/queue throws, with whose fault it is (the README's errors table lists each). */
 export const QUEUE_ERROR_CODES = {
@@ -11,15 +11,10 @@ export const QUEUE_ERROR_CODES = {
 export type QueueErrorCode = keyof typeof QUEUE_ERROR_CODES;
 
 /** Base class for @baton/queue errors; `code` is stable (`QUEUE_*`). */
-export class QueueError extends Error {
-  readonly code: QueueErrorCode;
-  /** Whose fault: `usage`, `config`, `upstream` or `internal` (`@baton/manifest/contracts`' `ErrorKind`); follows from `code`. */
-  readonly kind: ErrorKind;
+export class QueueError extends BatonError<QueueErrorCode> {
   constructor(code: QueueErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(code, QUEUE_ERROR_CODES[code], message, options);
     this.name = 'QueueError';
-    this.code = code;
-    this.kind = QUEUE_ERROR_CODES[code];
   }
 }
 

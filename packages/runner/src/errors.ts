@@ -1,4 +1,4 @@
-import type { ErrorInfo, ErrorKind } from '@baton/manifest/contracts';
+import { BatonError, type ErrorInfo, type ErrorKind } from '@baton/manifest/contracts';
 
 /**
  * Every code @baton/runner throws, with whose fault it is (the README's errors table lists each).
@@ -55,15 +55,10 @@ export type RunnerErrorCode = keyof typeof RUNNER_ERROR_CODES;
  * Errors of @baton/runner. Every error has a stable string `code` and an optional `cause`; the
  * subclass says whose fault it is (caller input, configuration, model, guardrail, limits).
  */
-export class RunnerError extends Error {
-  readonly code: RunnerErrorCode;
-  /** Whose fault: `usage`, `config`, `upstream` or `internal` (`@baton/manifest/contracts`' `ErrorKind`); follows from `code`. */
-  readonly kind: ErrorKind;
+export class RunnerError extends BatonError<RunnerErrorCode> {
   constructor(code: RunnerErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    super(code, RUNNER_ERROR_CODES[code], message, options);
     this.name = 'RunnerError';
-    this.code = code;
-    this.kind = RUNNER_ERROR_CODES[code];
   }
 }
 

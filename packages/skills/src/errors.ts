@@ -1,4 +1,4 @@
-import type { ErrorKind } from '@baton/manifest/contracts';
+import { BatonError, type ErrorKind } from '@baton/manifest/contracts';
 
 /** Every code @baton/skills throws, with whose fault it is (the README's errors table lists each). */
 export const SKILLS_ERROR_CODES = {
@@ -35,15 +35,10 @@ export type SkillsErrorCode = keyof typeof SKILLS_ERROR_CODES;
  * subclass says whose fault it is: the caller or model (`SkillsInputError`), the deployment's
  * configuration (`SkillsConfigError`), or the skill/subagent itself (`SkillFaultError`).
  */
-export class SkillsError extends Error {
-  readonly code: SkillsErrorCode;
-  /** Whose fault: `usage`, `config`, `upstream` or `internal` (`@baton/manifest/contracts`' `ErrorKind`); follows from `code`. */
-  readonly kind: ErrorKind;
+export class SkillsError extends BatonError<SkillsErrorCode> {
   constructor(code: SkillsErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(code, SKILLS_ERROR_CODES[code], message, options);
     this.name = 'SkillsError';
-    this.code = code;
-    this.kind = SKILLS_ERROR_CODES[code];
   }
 }
 

@@ -1,4 +1,4 @@
-import type { ErrorKind } from '@baton/manifest/contracts';
+import { BatonError, type ErrorKind } from '@baton/manifest/contracts';
 
 /** Every code @baton/tracing throws, with whose fault it is (the README's errors table lists each). */
 export const TRACING_ERROR_CODES = {
@@ -8,16 +8,10 @@ export const TRACING_ERROR_CODES = {
 export type TracingErrorCode = keyof typeof TRACING_ERROR_CODES;
 
 /** Base class for every error @baton/tracing throws; `code` is stable and machine-readable. */
-export class TracingError extends Error {
-  readonly code: TracingErrorCode;
-  /** Whose fault: `usage`, `config`, `upstream` or `internal` (`@baton/manifest/contracts`' `ErrorKind`); follows from `code`. */
-  readonly kind: ErrorKind;
-
+export class TracingError extends BatonError<TracingErrorCode> {
   constructor(code: TracingErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(code, TRACING_ERROR_CODES[code], message, options);
     this.name = 'TracingError';
-    this.code = code;
-    this.kind = TRACING_ERROR_CODES[code];
   }
 }
 

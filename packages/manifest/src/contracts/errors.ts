@@ -32,6 +32,25 @@ export interface BatonErrorShape {
 }
 
 /**
+ * The root of every Baton error: `error instanceof BatonError` catches what any Baton package
+ * throws. Each package's base class (`RunnerError`, `GuardrailError`, …) extends it with its own
+ * code registry, which decides `kind`.
+ */
+export abstract class BatonError<Code extends string = string> extends Error implements BatonErrorShape {
+  /** Stable, documented code (the package README's errors table lists every one). */
+  readonly code: Code;
+  /** Whose fault: `usage`, `config`, `upstream` or `internal`; follows from `code`. */
+  readonly kind: ErrorKind;
+  protected constructor(code: Code, kind: ErrorKind, message: string, options?: { cause?: unknown }) {
+    // No `cause` key at all when none was given, so `'cause' in error` means there is one.
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.kind = kind;
+  }
+}
+
+/**
  * Wire code families: the prefixes and sets of codes that cross process boundaries. Delegation
  * `error_report.code`s are `ERR_*` (see `KNOWN_ERROR_CODES`); guardrail `reason_code`s are
  * upper snake case; every package code is upper snake case.

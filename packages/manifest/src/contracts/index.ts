@@ -9,6 +9,7 @@ export {
   type ErrorKind,
   type ErrorInfo,
   type BatonErrorShape,
+  BatonError,
   WIRE_CODE_PATTERN,
   DELEGATION_ERROR_CODE_PREFIX,
   errorKindOf,

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +5,7 @@ import { reconcilePacketAudit } from '@baton/packets';
 import { createSqliteThreadStore } from '@baton/runner';
 import type { AuditRecord, RunResult } from '@baton/runner';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, EXAMPLES, offlineEnv, runCli } from './run-helpers.js';
+import { EXAMPLES, offlineEnv, runCli, startServe } from './run-helpers.js';
 
 // The issue-5 promise for the examples, through the built CLI: the triage → refunds handoff of
 // `baton run` crosses as a purpose-bound packet, and whatever text sits in a case's notes or prior
@@ -299,28 +298,11 @@ describe('baton serve --trust-identity-headers: the caller identity comes from X
   it(
     'builds packets for an identified caller, refuses an anonymous one (401) and a partial identity (400)',
     async () => {
-      const child = spawn(
-        process.execPath,
-        [BIN, 'serve', '--port', '0', '--agents', AGENTS, '--store', join(dir, 'serve.db'), '--trust-identity-headers'],
-        {
-          env: offlineEnv(KEYS),
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      );
-      let stdout = '';
-      let stderr = '';
-      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-      const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-      const killer = setTimeout(() => child.kill('SIGKILL'), 150_000);
+      const server = await startServe(['--port', '0', '--agents', AGENTS, '--store', join(dir, 'serve.db'), '--trust-identity-headers'], {
+        env: offlineEnv(KEYS),
+      });
       try {
-        const url = await new Promise<string>((resolve, reject) => {
-          child.stdout.on('data', (c: Buffer) => {
-            stdout += c.toString();
-            const m = /listening on (http:\/\/\S+)/.exec(stdout);
-            if (m) resolve(m[1]!);
-          });
-          void exited.then((code) => reject(new Error(`serve exited early (${code}): ${stderr}`)));
-        });
+        const url = server.url;
         const post = (headers: Record<string, string>) =>
           fetch(`${url}/v1/runs`, {
             method: 'POST',
@@ -345,11 +327,9 @@ describe('baton serve --trust-identity-headers: the caller identity comes from X
             message: 'X-Baton-Tenant, X-Baton-Subject and X-Baton-Roles go together; missing X-Baton-Subject, X-Baton-Roles',
           },
         });
-        child.kill('SIGTERM');
-        expect(await exited).toBe(0);
+        expect(await server.stop()).toBe(0);
       } finally {
-        clearTimeout(killer);
-        child.kill('SIGKILL');
+        server.kill();
       }
     },
     SLOW,

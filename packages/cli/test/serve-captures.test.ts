@@ -1,13 +1,12 @@
 // `baton serve --capture`: two calls served at the same time each get their own capture
 // directory, and neither sees the other's model requests (the capture state is per call, not one
 // variable shared by the process).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startScriptedOpenAIServer, type RecordedRequest, type ScriptedTurn } from '@baton/runner/testing';
 import { afterAll, expect, it } from 'vitest';
-import { BIN, EXAMPLES, offlineEnv } from './run-helpers.js';
+import { EXAMPLES, offlineEnv, startServe } from './run-helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'baton-cli-serve-captures-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -28,28 +27,12 @@ it('keeps the captures of two concurrent HTTP calls apart', async () => {
   };
   const model = await startScriptedOpenAIServer({ script, api: 'chat' });
   const capture = join(dir, 'captures');
-  const child = spawn(
-    process.execPath,
-    [BIN, 'serve', '--port', '0', '--agents', join(EXAMPLES, 'agents'), '--store', join(dir, 's.db'), '--capture', capture],
-    {
-      env: offlineEnv({ OPENAI_BASE_URL: model.url }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
+  const server = await startServe(
+    ['--port', '0', '--agents', join(EXAMPLES, 'agents'), '--store', join(dir, 's.db'), '--capture', capture],
+    { env: offlineEnv({ OPENAI_BASE_URL: model.url }) },
   );
-  let stdout = '';
-  let stderr = '';
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  const killer = setTimeout(() => child.kill('SIGKILL'), 150_000);
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stdout.on('data', (c: Buffer) => {
-        stdout += c.toString();
-        const m = /listening on (http:\/\/\S+)/.exec(stdout);
-        if (m) resolve(m[1]!);
-      });
-      void exited.then((code) => reject(new Error(`serve exited early (${code}): ${stderr}`)));
-    });
+    const url = server.url;
     const post = (marker: string) =>
       fetch(`${url}/v1/runs`, {
         method: 'POST',
@@ -75,11 +58,9 @@ it('keeps the captures of two concurrent HTTP calls apart', async () => {
       expect(request).not.toContain(other);
     }
     expect(readdirSync(capture).sort()).toEqual(results.map((r) => r.body.runs[0]!.run_id).sort());
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    expect(await server.stop()).toBe(0);
   } finally {
-    clearTimeout(killer);
-    child.kill('SIGKILL');
+    server.kill();
     await model.close();
   }
 }, 180_000);

@@ -1,12 +1,11 @@
 // `baton serve --auth-jwks`: bearer JWTs verified against a JWKS file; the tenant comes from the
 // token's claims. Tokens are signed here with node:crypto (ES256, JOSE signature encoding).
-import { spawn } from 'node:child_process';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, EXAMPLES, offlineEnv, runCli } from './run-helpers.js';
+import { EXAMPLES, offlineEnv, runCli, startServe } from './run-helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'baton-cli-jwt-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -27,8 +26,6 @@ function jwt(claims: Record<string, unknown>): string {
 describe('baton serve --auth-jwks', () => {
   it('runs for a verified token, keeps its thread from other tenants, refuses bad tokens', async () => {
     const args = [
-      BIN,
-      'serve',
       '--port',
       '0',
       '--agents',
@@ -44,21 +41,9 @@ describe('baton serve --auth-jwks', () => {
       '--auth-tenant-claim',
       'org',
     ];
-    const child = spawn(process.execPath, args, { env: offlineEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    const killer = setTimeout(() => child.kill('SIGKILL'), 150_000);
+    const server = await startServe(args, { env: offlineEnv() });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        child.stdout.on('data', (c: Buffer) => {
-          stdout += c.toString();
-          const m = /listening on (http:\/\/\S+)/.exec(stdout);
-          if (m) resolve(m[1]!);
-        });
-        void exited.then((code) => reject(new Error(`serve exited early (${code}): ${stderr}`)));
-      });
+      const url = server.url;
       const acme = jwt({ sub: 'agent-7', org: 'acme-retail', roles: ['support_agent'] });
       const res = await fetch(`${url}/v1/runs`, {
         method: 'POST',
@@ -72,12 +57,10 @@ describe('baton serve --auth-jwks', () => {
       expect((await read(jwt({ sub: 'x', org: 'globex', roles: ['support_agent'] }))).status).toBe(404);
       expect((await read(jwt({ sub: 'x', org: 'acme-retail', roles: ['r'], aud: 'other' }))).status).toBe(401);
       expect((await read(`${acme.slice(0, -4)}AAAA`)).status).toBe(401);
-      expect(stderr).toMatch(/caller identity: JWTs from https:\/\/id\.example\.test\//);
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      expect(server.output().stderr).toMatch(/caller identity: JWTs from https:\/\/id\.example\.test\//);
+      expect(await server.stop()).toBe(0);
     } finally {
-      clearTimeout(killer);
-      child.kill('SIGKILL');
+      server.kill();
     }
   }, 180_000);
 

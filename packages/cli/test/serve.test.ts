@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, EXAMPLES, offlineEnv, runCli } from './run-helpers.js';
+import { EXAMPLES, offlineEnv, runCli, startServe } from './run-helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'baton-cli-serve-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -27,29 +26,13 @@ writeFileSync(
 
 describe('baton serve', () => {
   it('serves runs over HTTP and shuts down cleanly on SIGTERM', async () => {
-    const child = spawn(
-      process.execPath,
-      [BIN, 'serve', '--port', '0', '--agents', join(EXAMPLES, 'agents'), '--store', join(dir, 's.db'), '--auth-tokens', TOKENS],
-      {
-        env: offlineEnv(),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
+    const server = await startServe(
+      ['--port', '0', '--agents', join(EXAMPLES, 'agents'), '--store', join(dir, 's.db'), '--auth-tokens', TOKENS],
+      { env: offlineEnv() },
     );
-    let stdout = '';
-    let stderr = '';
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    const killer = setTimeout(() => child.kill('SIGKILL'), 150_000);
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        child.stdout.on('data', (c: Buffer) => {
-          stdout += c.toString();
-          const m = /listening on (http:\/\/\S+)/.exec(stdout);
-          if (m) resolve(m[1]!);
-        });
-        void exited.then((code) => reject(new Error(`serve exited early (${code}): ${stderr}`)));
-      });
-      expect(stdout).toContain('(model: offline model)');
+      const url = server.url;
+      expect(server.output().stdout).toContain('(model: offline model)');
       expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ status: 'ok' });
       const res = await fetch(`${url}/v1/runs`, {
         method: 'POST',
@@ -74,12 +57,10 @@ describe('baton serve', () => {
       expect(other.status).toBe(404);
       expect(await other.text()).not.toContain('ORD-73914');
       expect((await fetch(`${url}/v1/threads/${result.thread_id}`)).status).toBe(401);
-      expect(stderr).toMatch(/caller identity: per-caller bearer tokens/);
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      expect(server.output().stderr).toMatch(/caller identity: per-caller bearer tokens/);
+      expect(await server.stop()).toBe(0);
     } finally {
-      clearTimeout(killer);
-      child.kill('SIGKILL');
+      server.kill();
     }
   }, 180_000);
 

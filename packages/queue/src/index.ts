@@ -22,8 +22,17 @@ export {
   type BatonWorkerOptions,
   type TaskExecutor,
   type RunExecutor,
+  type WorkerRunExecutor,
   type WorkerJobEvent,
   type QueueLogger,
 } from './worker.js';
 export { createRedisEditLedger, type RedisEditLedger, type RedisEditLedgerOptions, type EditLedgerEntry } from './edit-ledger.js';
-export { RunJobDataSchema, TaskJobDataSchema, type RunJobData, type TaskJobData } from './job-data.js';
+export {
+  RunJobDataSchema,
+  ApprovalsJobDataSchema,
+  TaskJobDataSchema,
+  type RunJobData,
+  type ApprovalsJobData,
+  type ApprovalsJobResult,
+  type TaskJobData,
+} from './job-data.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { RunResult } from '@baton/runner';
 import { InvalidJobDataError } from './errors.js';
 
 /**
@@ -37,6 +38,37 @@ export const RunJobDataSchema = z
 export type RunJobData = z.infer<typeof RunJobDataSchema>;
 
 /**
+ * Decisions for a run paused in `requires_action` (`POST /v1/runs/:run_id/approvals` behind
+ * `serve --queue`): a worker resumes the run with its runner's `submitApprovals`. The decisions
+ * are checked by that runner, against the run's pending calls, so they travel as given (bounded).
+ */
+export const ApprovalsJobDataSchema = z
+  .object({
+    v: z.literal(1),
+    kind: z.literal('approvals'),
+    request: z
+      .object({
+        run_id: z.string().min(1).max(200),
+        decisions: z.array(z.unknown()).max(1024),
+        auth: AuthSchema.optional(),
+      })
+      .strict(),
+    trace: TraceSchema,
+  })
+  .strict();
+export type ApprovalsJobData = z.infer<typeof ApprovalsJobDataSchema>;
+
+/**
+ * What an approvals job answers: the resumed run's result, or the runner's refusal (a caller
+ * error such as `APPROVAL_CONFLICT`), which travels as a value so it keeps its code and is never
+ * retried.
+ */
+export type ApprovalsJobResult = { result: RunResult } | { refused: { code: string; message: string } };
+
+/** A job on the runs queue: a run, or decisions for a paused one. */
+export type RunsQueueJobData = RunJobData | ApprovalsJobData;
+
+/**
  * A delegated subtask as `@baton/skills` hands it to a dispatcher: the one `DelegatedTaskSchema`,
  * from `@baton/manifest/contracts`. It is strict throughout; `args` is now the strict
  * `delegate_task` schema (this package used to accept any object there), so a worker refuses
@@ -62,4 +94,9 @@ function parse<T>(schema: z.ZodType<T>, data: unknown, what: string): T {
 }
 
 export const parseRunJobData = (data: unknown): RunJobData => parse(RunJobDataSchema, data, 'run job');
+/** A runs-queue job of either kind, told apart by `kind`. */
+export const parseRunsQueueJobData = (data: unknown): RunsQueueJobData =>
+  (data as { kind?: unknown } | null)?.kind === 'approvals'
+    ? parse(ApprovalsJobDataSchema, data, 'approvals job')
+    : parse(RunJobDataSchema, data, 'run job');
 export const parseTaskJobData = (data: unknown): TaskJobData => parse(TaskJobDataSchema, data, 'task job');

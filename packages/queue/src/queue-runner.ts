@@ -2,13 +2,22 @@ import { randomUUID } from 'node:crypto';
 import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { trace, type Tracer } from '@opentelemetry/api';
-import { InvalidRunRequestError, type RunRequest, type RunResult } from '@baton/runner';
+import {
+  ApprovalError,
+  InvalidRunRequestError,
+  RUNNER_ERROR_CODES,
+  RunnerError,
+  type RunRequest,
+  type RunResult,
+  type RunnerErrorCode,
+  type SubmitApprovalsRequest,
+} from '@baton/runner';
 import { requestCancel } from './cancel.js';
 import { blockingOptions, producerConnection, redisOptions, type RedisConnection } from './connection.js';
 import { QUEUE_DEFAULTS } from './defaults.js';
-import { QueueConfigError, QueueUnavailableError } from './errors.js';
+import { QueueConfigError, QueueJobFailedError, QueueUnavailableError } from './errors.js';
 import { jobIdFor } from './job-ids.js';
-import type { RunJobData } from './job-data.js';
+import type { ApprovalsJobData, ApprovalsJobResult, RunJobData } from './job-data.js';
 import { TRACER_NAME, startEnqueueSpan } from './trace.js';
 import { waitForJob } from './wait-for-job.js';
 
@@ -47,6 +56,12 @@ export interface QueueRunner {
   enqueue(request: RunRequest): Promise<EnqueuedRun>;
   /** Waits for a queued run's result. */
   result(jobId: string, options?: { timeoutMs?: number }): Promise<RunResult>;
+  /**
+   * Decides the pending approvals of a run paused in `requires_action` and waits for the resumed
+   * run, on a worker (the runner's `submitApprovals` there). A refusal (no such run, already
+   * decided, expired, malformed decisions) throws the runner's error with its code.
+   */
+  submitApprovals(request: SubmitApprovalsRequest): Promise<RunResult>;
   /** Asks the worker holding the job to cancel it (the run ends `cancelled`); a job not yet started never starts. */
   cancel(jobId: string, reason?: string): Promise<void>;
   close(): Promise<void>;
@@ -134,9 +149,18 @@ export function createQueueRunner(options: QueueRunnerOptions): QueueRunner {
       trace: carrier,
     };
     try {
-      // Listening before adding, so a fast worker's completion is never missed.
+      await add(q, ev, jobId, data);
+    } finally {
+      span.end();
+    }
+    return { jobId, threadId: thread };
+  }
+
+  /** Adds a job to the runs queue, listening for its end first so a fast worker's is never missed. */
+  async function add(q: Queue, ev: QueueEvents, jobId: string, data: RunJobData | ApprovalsJobData): Promise<void> {
+    try {
       await ev.waitUntilReady();
-      await q.add('run', data, {
+      await q.add(data.kind, data, {
         jobId,
         attempts,
         backoff: { type: 'exponential', delay: options.backoffMs ?? QUEUE_DEFAULTS.backoffMs },
@@ -144,11 +168,62 @@ export function createQueueRunner(options: QueueRunnerOptions): QueueRunner {
         removeOnFail: QUEUE_DEFAULTS.keepFailed,
       });
     } catch (error) {
-      throw new QueueUnavailableError(`could not put the run on the queue: ${(error as Error).message}`, { cause: error });
+      throw new QueueUnavailableError(`could not put the ${data.kind} job on the queue: ${(error as Error).message}`, { cause: error });
+    }
+  }
+
+  async function submitApprovals(request: SubmitApprovalsRequest): Promise<RunResult> {
+    if (!request || typeof request !== 'object') throw new InvalidRunRequestError('submitApprovals(request): request object is required');
+    if (typeof request.runId !== 'string' || request.runId.length === 0 || request.runId.length > 200)
+      throw new ApprovalError('APPROVAL_RUN_NOT_FOUND', 'submitApprovals(request): runId must be a string of 1 to 200 characters');
+    if (!Array.isArray(request.decisions))
+      throw new ApprovalError('APPROVAL_INVALID', 'submitApprovals(request): decisions must be an array');
+    const { queue: q, events: ev } = connect();
+    const jobId = jobIdFor('approvals', undefined);
+    const { span, carrier } = startEnqueueSpan(
+      tracer,
+      `${QUEUE_DEFAULTS.runsQueue} publish`,
+      {
+        ...(request.traceparent ? { traceparent: request.traceparent } : {}),
+        ...(request.tracestate ? { tracestate: request.tracestate } : {}),
+      },
+      {
+        'messaging.system': 'bullmq',
+        'messaging.operation.type': 'publish',
+        'messaging.destination.name': QUEUE_DEFAULTS.runsQueue,
+        'messaging.message.id': jobId,
+        'baton.run.id': request.runId,
+      },
+    );
+    const data: ApprovalsJobData = {
+      v: 1,
+      kind: 'approvals',
+      request: {
+        run_id: request.runId,
+        // Plain JSON only: the decisions cross Redis; the worker's runner validates them.
+        decisions: JSON.parse(JSON.stringify(request.decisions)) as unknown[],
+        ...(request.auth !== undefined ? { auth: request.auth } : {}),
+      },
+      trace: carrier,
+    };
+    try {
+      await add(q, ev, jobId, data);
     } finally {
       span.end();
     }
-    return { jobId, threadId: thread };
+    const job = await q.getJob(jobId);
+    if (!job) throw new QueueJobFailedError(jobId, `approvals job ${jobId} vanished from the queue before it finished`);
+    const onAbort = () => void cancel(jobId, 'the caller aborted the approvals').catch(() => undefined);
+    if (request.signal?.aborted) onAbort();
+    request.signal?.addEventListener('abort', onAbort, { once: true });
+    let answer: ApprovalsJobResult;
+    try {
+      answer = await waitForJob<ApprovalsJobResult>(job, ev, resultTimeoutMs);
+    } finally {
+      request.signal?.removeEventListener('abort', onAbort);
+    }
+    if ('result' in answer) return answer.result;
+    throw refusalError(jobId, answer.refused);
   }
 
   async function result(jobId: string, opts: { timeoutMs?: number } = {}): Promise<RunResult> {
@@ -170,6 +245,7 @@ export function createQueueRunner(options: QueueRunnerOptions): QueueRunner {
     enqueue,
     result,
     cancel,
+    submitApprovals,
     async run(request) {
       const { jobId } = await enqueue(request);
       // A caller that goes away (HTTP client hung up) cancels its run, as in-process.
@@ -187,4 +263,12 @@ export function createQueueRunner(options: QueueRunnerOptions): QueueRunner {
       producer?.disconnect();
     },
   };
+}
+
+/** The runner's refusal, rebuilt on this side with its code (so HTTP answers 404/409/410 as in-process). */
+function refusalError(jobId: string, refused: { code: string; message: string }): Error {
+  if (!(refused.code in RUNNER_ERROR_CODES))
+    return new QueueJobFailedError(jobId, `the worker refused the approvals with ${refused.code}: ${refused.message}`);
+  const code = refused.code as RunnerErrorCode;
+  return code.startsWith('APPROVAL') ? new ApprovalError(code, refused.message) : new RunnerError(code, refused.message);
 }

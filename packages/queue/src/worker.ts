@@ -3,15 +3,15 @@ import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
 import type { ResponsePackage } from '@baton/manifest';
-import type { BatonLogger, RunExecutor } from '@baton/manifest/contracts';
-import type { RunResult } from '@baton/runner';
+import { errorKindOf, type BatonLogger, type RunExecutor } from '@baton/manifest/contracts';
+import type { RunResult, SubmitApprovalsRequest } from '@baton/runner';
 import { cancelChannel, isCancelRequested } from './cancel.js';
 import { blockingOptions, producerConnection, redisOptions, type RedisConnection } from './connection.js';
 import { currentJob } from './current-job.js';
 import { QUEUE_DEFAULTS, tasksQueueName } from './defaults.js';
 import { QueueConfigError, type InvalidJobDataError } from './errors.js';
 import type { DelegatedTask } from './dispatcher.js';
-import { parseRunJobData, parseTaskJobData } from './job-data.js';
+import { parseRunsQueueJobData, parseTaskJobData, type ApprovalsJobData, type ApprovalsJobResult } from './job-data.js';
 import { TRACER_NAME, startProcessSpan, type JobTrace } from './trace.js';
 
 /** Runs delegated subtasks: `createDelegation(...)` from @baton/skills fits (its `runDelegated`). */
@@ -22,9 +22,17 @@ export interface TaskExecutor {
 /** Something that runs a request (the Baton `Runner` fits): the one contract, from `@baton/manifest/contracts`. */
 export type { RunExecutor };
 
+/**
+ * The worker's runner: runs, and (when it has `submitApprovals`, as the Baton `Runner` does)
+ * decisions for runs paused in `requires_action`.
+ */
+export interface WorkerRunExecutor extends RunExecutor {
+  submitApprovals?(request: SubmitApprovalsRequest): Promise<RunResult>;
+}
+
 /** What a worker reports about the jobs it handles (for logs, tests and benchmarks). */
 export interface WorkerJobEvent {
-  kind: 'run' | 'task';
+  kind: 'run' | 'task' | 'approvals';
   jobId: string;
   /** Which attempt this is (1 first; higher after a crash or an infrastructure failure). */
   attempt: number;
@@ -47,9 +55,9 @@ export interface BatonWorkerOptions {
   prefix?: string;
   /**
    * Executes run jobs: a Baton `Runner` whose store every worker shares (createRedisThreadStore).
-   * Without it this worker takes no run jobs.
+   * Without it this worker takes no run jobs. Its `submitApprovals`, when present, resumes paused runs.
    */
-  runner?: RunExecutor;
+  runner?: WorkerRunExecutor;
   /** Executes delegated subtasks (createDelegation with `dispatch`); without it this worker takes no task jobs. */
   tasks?: TaskExecutor;
   /** Run jobs this process executes at once (default 4). */
@@ -92,6 +100,18 @@ const INFRASTRUCTURE_RUN_ERRORS: ReadonlySet<string> = new Set(['STORE_UNAVAILAB
 /** Errors the runner throws for a request that can never succeed (no such agent, bad request): no retry. */
 const CALLER_ERRORS: ReadonlySet<string> = new Set(['AGENT_NOT_FOUND', 'INVALID_REQUEST', 'INVALID_TRACEPARENT', 'STORE_THREAD_NOT_FOUND']);
 
+/**
+ * A refusal of decisions that asking again cannot change: the caller's (no such run, already
+ * decided, expired, malformed), the configuration's, or a stored state this runner will not open.
+ * Anything else (the store down, the thread busy) is thrown and the job retried.
+ */
+function isRefusal(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return false;
+  const kind = errorKindOf(error);
+  return kind === 'usage' || kind === 'config' || code.startsWith('APPROVAL');
+}
+
 /** Rethrows a caller mistake as BullMQ's UnrecoverableError, so the job fails at once. */
 function unrecoverableIfCallerError(error: unknown): never {
   const code = (error as { code?: unknown } | null)?.code;
@@ -101,7 +121,7 @@ function unrecoverableIfCallerError(error: unknown): never {
 
 /** How {@link startWorker} handles one kind of job. */
 interface JobHandler<T> {
-  kind: 'run' | 'task';
+  kind: WorkerJobEvent['kind'];
   queueName: string;
   /** Trace context the producer stored in the job. */
   trace: JobTrace;
@@ -208,10 +228,11 @@ export function startWorker(options: BatonWorkerOptions): BatonWorker {
       async (job, _token, signal) => {
         let data;
         try {
-          data = parseRunJobData(job.data);
+          data = parseRunsQueueJobData(job.data);
         } catch (error) {
           throw new UnrecoverableError((error as InvalidJobDataError).message);
         }
+        if (data.kind === 'approvals') return processJob<ApprovalsJobResult>(job, signal, approvalsHandler(runner, data));
         const r = data.request;
         return processJob<RunResult>(job, signal, {
           kind: 'run',
@@ -248,6 +269,36 @@ export function startWorker(options: BatonWorkerOptions): BatonWorker {
       },
     );
     workers.push(worker);
+  }
+
+  /** Decisions for a paused run: resumed with the runner's `submitApprovals`; its refusals answer as values. */
+  function approvalsHandler(runner: WorkerRunExecutor, data: ApprovalsJobData): JobHandler<ApprovalsJobResult> {
+    const a = data.request;
+    return {
+      kind: 'approvals',
+      queueName: QUEUE_DEFAULTS.runsQueue,
+      trace: data.trace,
+      async execute(approvalSignal, trace) {
+        const submit = runner.submitApprovals?.bind(runner);
+        if (!submit)
+          return { refused: { code: 'APPROVALS_UNSUPPORTED', message: `worker ${name}: its runner does not resume paused runs` } };
+        try {
+          const result = await submit({
+            runId: a.run_id,
+            decisions: a.decisions as SubmitApprovalsRequest['decisions'],
+            ...(a.auth !== undefined ? { auth: a.auth } : {}),
+            ...trace,
+            signal: approvalSignal,
+          });
+          return { result };
+        } catch (error) {
+          if (!isRefusal(error)) throw error;
+          const e = error as { code: string; message?: unknown };
+          return { refused: { code: e.code, message: typeof e.message === 'string' ? e.message : String(e.message) } };
+        }
+      },
+      statusOf: (answer) => ('result' in answer ? answer.result.status : `refused ${answer.refused.code}`),
+    };
   }
 
   if (options.tasks) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidJobDataError } from '../src/errors.js';
-import { parseTaskJobData } from '../src/job-data.js';
+import { parseRunsQueueJobData, parseTaskJobData } from '../src/job-data.js';
 
 const job = (task: Record<string, unknown>) => ({ v: 1, kind: 'task', task, trace: {} });
 const task = () => ({
@@ -28,5 +28,26 @@ describe('task job data: the one strict DelegatedTaskSchema', () => {
     }
     expect(caught).toBeInstanceOf(InvalidJobDataError);
     expect(caught).toMatchObject({ code: 'QUEUE_INVALID_JOB', kind: 'upstream' });
+  });
+});
+
+describe('approvals job data', () => {
+  const approvals = (request: Record<string, unknown>) => ({ v: 1, kind: 'approvals', request, trace: {} });
+
+  it('reads decisions for a paused run and tells the kinds apart', () => {
+    const data = parseRunsQueueJobData(approvals({ run_id: 'run_1', decisions: [{ id: 'appr_1', approve: true }] }));
+    expect(data.kind).toBe('approvals');
+    const run = parseRunsQueueJobData({ v: 1, kind: 'run', request: { agent_id: 'a.b', input: 'hi', thread_id: 't' }, trace: {} });
+    expect(run.kind).toBe('run');
+  });
+
+  it.each([
+    ['no run id', { decisions: [] }],
+    ['an empty run id', { run_id: '', decisions: [] }],
+    ['decisions that are not an array', { run_id: 'r', decisions: { id: 'x' } }],
+    ['more than 1,024 decisions', { run_id: 'r', decisions: Array.from({ length: 1025 }, () => ({})) }],
+    ['an unknown key', { run_id: 'r', decisions: [], thread: 't' }],
+  ])('refuses %s with QUEUE_INVALID_JOB', (_what, request) => {
+    expect(() => parseRunsQueueJobData(approvals(request))).toThrow(InvalidJobDataError);
   });
 });

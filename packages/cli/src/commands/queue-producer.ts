@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { RunRequest, RunResult } from '@baton/runner';
+import type { RunRequest, RunResult, SubmitApprovalsRequest } from '@baton/runner';
 import type { QueueCommandOptions } from './queue-options.js';
 import type { RunnerSetupCommandOptions } from './runner-options.js';
 import { UsageError, discoverPacketFiles } from './runner-setup.js';
@@ -8,7 +8,7 @@ import { UsageError, discoverPacketFiles } from './runner-setup.js';
  * `baton serve --queue`: the same HTTP API, but runs are put on the Redis queue for `baton worker`
  * processes. The agents are still loaded here so an unknown agent is a 404 at once rather than a
  * job that fails on a worker; threads and audit records are read from the Redis store the workers
- * write to.
+ * write to. Approvals for a paused run (`POST /v1/runs/:run_id/approvals`) are queued the same way.
  */
 export async function setupQueueProducer(opts: RunnerSetupCommandOptions & QueueCommandOptions & { agents: string }) {
   const [{ loadAgentRegistry, AgentNotFoundError }, queue] = await Promise.all([import('@baton/runner'), import('@baton/queue')]);
@@ -30,6 +30,8 @@ export async function setupQueueProducer(opts: RunnerSetupCommandOptions & Queue
       }
       return producer.run(request);
     },
+    // Decisions for a paused run go to a worker, which resumes it from the shared Redis store.
+    submitApprovals: (request: SubmitApprovalsRequest): Promise<RunResult> => producer.submitApprovals(request),
   };
   return {
     runner,

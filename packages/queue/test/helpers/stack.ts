@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInProcessGuardrail } from '@baton/guardrail-client';
 import { createGuardrailEngine } from '@baton/guardrail-server';
-import { Runner, createOfflineModelProvider, loadAgentRegistry, type ScenarioInput } from '@baton/runner';
+import { Runner, createOfflineModelProvider, loadAgentRegistry, type RunnerOptions, type ScenarioInput } from '@baton/runner';
 import { createDelegation } from '@baton/skills';
 import {
   createQueueDispatcher,
@@ -79,6 +79,8 @@ export async function startStack(options: {
   workspace: string;
   latencyMs?: number;
   worker?: Partial<BatonWorkerOptions>;
+  /** Extra Runner options (e.g. `approvals`). */
+  runner?: Partial<RunnerOptions>;
 }): Promise<Stack> {
   const { url, prefix, workspace } = options;
   const store = createRedisThreadStore({ connection: url, prefix });
@@ -102,6 +104,7 @@ export async function startStack(options: {
     modelProvider: await createOfflineModelProvider({ scenario: scenario(options.latencyMs ?? 0) }),
     systemTools: [delegation.delegateTaskTool as never],
     limits: { lockLeaseMs: 3_000 },
+    ...options.runner,
   });
   late.runner = runner;
   const events: WorkerJobEvent[] = [];

@@ -19,7 +19,7 @@ import {
   isLoopbackHost,
   jsonNestingExceeds,
 } from './request.js';
-import { threadView } from './threads.js';
+import { runView, threadView } from './threads.js';
 import { answerWithEvents, wantsEventStream, type HttpFailure } from './sse.js';
 import { approvalStatusFor, pendingApprovalsOf, registerApprovalRoutes, withPendingApprovals, type ApprovalsRunner } from './approvals.js';
 
@@ -331,6 +331,23 @@ export function createRunnerServer(options: RunnerServerOptions): RunnerServer {
     },
   });
 
+  // One run: its status (a caller polling a paused or long run), and what it waits for when paused.
+  app.get<{ Params: { run_id: string } }>('/v1/runs/:run_id', {
+    onRequest: authorize,
+    handler: async (request, reply) => {
+      const id = request.params.run_id;
+      const runNotFound = () => fail(reply, 404, 'run_not_found', `run ${JSON.stringify((id ?? '').slice(0, 200))} does not exist`);
+      if (typeof id !== 'string' || id.length === 0 || id.length > 200) return runNotFound();
+      const run = await store.getRun(id);
+      // Another tenant's run is "not found" too: the answer must not tell them apart.
+      const thread = run ? await store.getThread(run.threadId) : undefined;
+      if (!run || !thread || !threadVisibleTo(thread, callers.of(request))) return runNotFound();
+      const pending = run.status === 'requires_action' ? await pendingApprovalsOf(store, run.threadId) : [];
+      const action = pending.find((p) => p.run_id === run.id);
+      return reply.code(200).send(action ? { ...runView(run), required_action: action } : runView(run));
+    },
+  });
+
   registerApprovalRoutes(app, { runner, authorize, caller: (request) => callers.of(request), fail, maxJsonDepth: maxDepth, tracer });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
@@ -340,7 +357,7 @@ export function createRunnerServer(options: RunnerServerOptions): RunnerServer {
       reply,
       404,
       'not_found',
-      `no route for ${request.method} ${request.url.slice(0, 200)}; the service serves POST /v1/runs, POST /v1/runs/:run_id/approvals, GET /v1/threads/:id and GET /healthz`,
+      `no route for ${request.method} ${request.url.slice(0, 200)}; the service serves POST /v1/runs, GET /v1/runs/:run_id, POST /v1/runs/:run_id/approvals, GET /v1/threads/:id and GET /healthz`,
     ),
   );
 

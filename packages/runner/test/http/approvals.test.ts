@@ -181,6 +181,39 @@ describe('resumable approvals over HTTP', () => {
     await s?.close().catch(() => undefined);
   });
 
+  it('GET /v1/runs/:run_id answers the run with what it waits for, to its tenant only', async () => {
+    s = await startService(freshFile());
+    const paused = await startPausedRun(s);
+    const run = await call(s.url, TOKEN_A, 'GET', `/v1/runs/${paused.runId}`);
+    expect(run.status).toBe(200);
+    expect(run.body).toMatchObject({
+      run_id: paused.runId,
+      thread_id: paused.threadId,
+      agent_id: AGENT,
+      status: 'requires_action',
+      error: null,
+    });
+    const action = run.body.required_action as { run_id: string; approvals: Array<{ id: string }> };
+    expect(action.run_id).toBe(paused.runId);
+    expect(action.approvals.map((a) => a.id)).toEqual([paused.approvalId]);
+    // The same answer for another tenant's run as for none, and for ids no run can have.
+    const other = await call(s.url, TOKEN_B, 'GET', `/v1/runs/${paused.runId}`);
+    const none = await call(s.url, TOKEN_A, 'GET', '/v1/runs/run_none');
+    expect(other.status).toBe(404);
+    expect(other.body.error?.code).toBe('run_not_found');
+    expect(none.status).toBe(404);
+    expect(none.body.error?.code).toBe('run_not_found');
+    expect((await call(s.url, TOKEN_A, 'GET', `/v1/runs/${'r'.repeat(201)}`)).status).toBe(404);
+    expect((await call(s.url, TOKEN_A, 'GET', `/v1/runs/${encodeURIComponent('__proto__')}`)).status).toBe(404);
+    const anonymous = await fetch(`${s.url}/v1/runs/${paused.runId}`);
+    expect(anonymous.status).toBe(401);
+
+    await call(s.url, TOKEN_A, 'POST', approvalsPath(paused.runId), { decisions: [{ id: paused.approvalId, approve: true }] });
+    const done = await call(s.url, TOKEN_A, 'GET', `/v1/runs/${paused.runId}`);
+    expect(done.body.status).toBe('completed');
+    expect('required_action' in done.body).toBe(false);
+  });
+
   it('pauses in requires_action, lists the approval on the thread, and completes once approved', async () => {
     s = await startService(freshFile());
     const paused = await startPausedRun(s);

@@ -134,6 +134,13 @@ async function runSteps(ctx: RunnerContext, options: ChainOptions, progress: Cha
 
   // The paused run continues under its own id; a handoff from it starts a new one as usual.
   let resuming = resume?.suspended ? { plan: resume, suspended: resume.suspended } : undefined;
+  if (resuming) {
+    // The handoffs that led to the paused run still count: the limit and the loop check carry on
+    // from them instead of starting again after every approval.
+    const before = await handoffLineage(ctx.store, resuming.suspended.runId, ctx.limits.maxHandoffs);
+    chain.push(...before);
+    handoffs = before.length;
+  }
   for (;;) {
     chain.push(agent.manifest.id);
     // A new run is committed with its first writes (the next flush), not in a transaction of its
@@ -339,4 +346,18 @@ function withAbort<T>(signal: AbortSignal, promise: Promise<T>): Promise<T> {
       },
     );
   });
+}
+
+/**
+ * The agents whose runs handed off, in order, up to `runId`'s run (not included), read back along
+ * `parentRunId`. The walk stops after `maxHandoffs + 1` steps: more cannot have been honoured.
+ */
+async function handoffLineage(store: RunnerContext['store'], runId: string, maxHandoffs: number): Promise<string[]> {
+  const agents: string[] = [];
+  let run = await store.getRun(runId);
+  for (let step = 0; run?.parentRunId && step <= maxHandoffs; step++) {
+    run = await store.getRun(run.parentRunId);
+    if (run) agents.unshift(run.agentId);
+  }
+  return agents;
 }

@@ -271,3 +271,57 @@ describe('Runner approvals', () => {
     expect(calls).toEqual([]);
   });
 });
+
+describe('Runner approvals: a resumed run keeps its handoff budget', () => {
+  const TRIAGE = 'io.baton.test.triage';
+  const CLERK = 'io.baton.test.clerk';
+  const CLOSER = 'io.baton.test.closer';
+  const handoffTo = (target: string) => ({
+    toolCalls: [{ name: 'system__handoff', arguments: { target_agent_id: target, input: `over to ${target}`, state: {} } }],
+  });
+
+  function chainSetup(maxHandoffs: number) {
+    const models = createScriptedProvider({
+      scripts: {
+        triage: [handoffTo(CLERK)],
+        clerk: [{ toolCalls: [{ name: 'cancel_order', arguments: { order_id: '7' } }] }, handoffTo(CLOSER)],
+        closer: [{ message: 'closed' }],
+      },
+    });
+    const runner = new Runner({
+      registry: registry(
+        [manifest(TRIAGE), manifest(CLERK, { tools: [lookupTool('cancel_order')] }), manifest(CLOSER)],
+        `limits:\n  max_handoffs: ${maxHandoffs}\nagents:\n  ${TRIAGE}:\n    handoffs: [${CLERK}]\n  ${CLERK}:\n    handoffs: [${CLOSER}]\n    approval_required_tools: [cancel_order]\n`,
+      ),
+      tools: { cancel_order: () => 'cancelled' },
+      guardrails: scriptedGuardrail().validator,
+      store: createMemoryThreadStore(),
+      modelProvider: models.provider,
+    });
+    return runner;
+  }
+
+  async function pauseAndApprove(runner: Runner) {
+    const paused = await runner.run({ agentId: TRIAGE, input: 'cancel order 7' });
+    expect(paused.status).toBe('requires_action');
+    expect(paused.agent_id).toBe(CLERK);
+    return runner.submitApprovals({
+      runId: paused.run_id,
+      decisions: paused.required_action!.approvals.map((a) => ({ id: a.id, approve: true })),
+    });
+  }
+
+  it('counts the handoff before the pause against max_handoffs', async () => {
+    const done = await pauseAndApprove(chainSetup(1));
+    // triage → clerk used the one handoff allowed; clerk → closer after the approval is refused.
+    expect(done.agent_id).not.toBe(CLOSER);
+    expect(JSON.stringify(done)).toContain('HANDOFF_LIMIT');
+  });
+
+  it('lets the chain finish when the budget allows both handoffs', async () => {
+    const done = await pauseAndApprove(chainSetup(2));
+    expect(done.status).toBe('completed');
+    expect(done.agent_id).toBe(CLOSER);
+    expect(done.response).toBe('closed');
+  });
+});

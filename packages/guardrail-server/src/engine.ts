@@ -16,6 +16,7 @@ import { DEFAULT_POLICY, PolicySchema, type Policy, type PolicyInput } from './p
 import { PolicyError } from './errors.js';
 import { applyReplacements, KeyCollisionError, placeholderFor, type Replacement } from './redact.js';
 import { ThreadTaintTracker } from './tool-policy.js';
+import { assertEngineRequest } from './request.js';
 import { ENGINE_INTERNALS, taintCallOf, type DecisionVariants, type EngineInternals, type TaintCall } from './engine-internals.js';
 import { payloadFields, rebuildPayload, type Field, type PayloadFields } from './payload.js';
 import { child, MAX_POINTER_CHARS, pointerOf, type PathNode } from './payload-path.js';
@@ -361,6 +362,7 @@ export function createEngine(options: GuardrailEngineOptions, detectors?: (polic
   }
 
   function validateSync(request: GuardrailRequest): GuardrailResponse {
+    assertEngineRequest(request);
     const tainted = taintStep(taintCallOf(request));
     const variants = decideVariants(request, tainted);
     return (tainted ? variants.tainted : undefined) ?? variants.plain;
@@ -370,6 +372,12 @@ export function createEngine(options: GuardrailEngineOptions, detectors?: (polic
     policy,
     validateSync,
     validate(request: GuardrailRequest, callOptions?: GuardrailCallOptions): Promise<GuardrailResponse> {
+      // A malformed request rejects; it never throws out of a function that returns a promise.
+      try {
+        assertEngineRequest(request);
+      } catch (error) {
+        return Promise.reject(error);
+      }
       if (callOptions?.signal?.aborted) {
         return Promise.resolve({
           action_id: request.action_id,

@@ -3,6 +3,7 @@
  * in-process engine's callers and the HTTP service (`POST /v1/validate`); no Fastify here.
  */
 import { ACTION_TYPES, GuardrailRequestSchema, type GuardrailRequest } from '@baton/manifest';
+import { GuardrailRequestError } from './errors.js';
 
 /** The outcome of {@link parseGuardrailRequest}. */
 export type ParsedGuardrailRequest = { ok: true; request: GuardrailRequest } | { ok: false; message: string };
@@ -51,6 +52,52 @@ function keepRawState(request: GuardrailRequest, body: Record<string, unknown>):
   if (request.action_type !== 'AGENT_HANDOFF') return request;
   const state = (body['payload'] as Record<string, unknown>)['state'] as Record<string, unknown>;
   return { ...request, payload: { ...request.payload, state } };
+}
+
+/**
+ * What the engine reads, checked in constant time before anything inspects it: a request of the
+ * wrong shape (a programmatic caller's mistake; `parseGuardrailRequest` checks the whole contract)
+ * is a `GuardrailRequestError` naming the field, never a TypeError from inside a detector.
+ */
+export function assertEngineRequest(request: unknown): asserts request is GuardrailRequest {
+  const fail = (message: string): never => {
+    throw new GuardrailRequestError(`guardrail request: ${message}`);
+  };
+  if (typeof request !== 'object' || request === null || Array.isArray(request))
+    return fail(`must be an object, got ${describeType(request)}`);
+  const r = request as Record<string, unknown>;
+  const type = r['action_type'];
+  if (typeof type !== 'string' || !(ACTION_TYPES as readonly string[]).includes(type))
+    return fail(`action_type must be one of ${ACTION_TYPES.join(', ')}`);
+  if (typeof r['action_id'] !== 'string') return fail(`action_id must be a string, got ${describeType(r['action_id'])}`);
+  if (typeof r['thread_id'] !== 'string' || r['thread_id'].length === 0) return fail('thread_id must be a non-empty string');
+  const payload = r['payload'];
+  const field = (name: string, want: 'string' | 'object'): unknown => {
+    const value = (payload as Record<string, unknown>)[name];
+    const ok = want === 'string' ? typeof value === 'string' : typeof value === 'object' && value !== null && !Array.isArray(value);
+    if (!ok || !Object.prototype.hasOwnProperty.call(payload, name))
+      fail(`payload.${name} (for ${type}) must be ${want === 'string' ? 'a string' : 'an object'}, got ${describeType(value)}`);
+    return value;
+  };
+  if (type === 'AGENT_INPUT' || type === 'AGENT_RESPONSE') {
+    if (typeof payload !== 'string') fail(`payload (for ${type}) must be a string, got ${describeType(payload)}`);
+    return;
+  }
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload))
+    return fail(`payload (for ${type}) must be an object, got ${describeType(payload)}`);
+  if (type === 'TOOL_CALL') {
+    const fn = field('function', 'object') as Record<string, unknown>;
+    for (const name of ['name', 'arguments']) {
+      if (typeof fn[name] !== 'string') fail(`payload.function.${name} (for TOOL_CALL) must be a string, got ${describeType(fn[name])}`);
+    }
+  } else if (type === 'TOOL_OUTPUT') {
+    field('name', 'string');
+    field('output', 'string');
+  } else {
+    field('target_agent_id', 'string');
+    field('input', 'string');
+    field('state', 'object');
+  }
 }
 
 function describeIssue(issue: Issue, actionType: string): string {

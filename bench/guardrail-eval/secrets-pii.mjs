@@ -11,10 +11,22 @@
 //                      libphonenumber examples (build-tuning.mjs); and rows written for Baton
 //                      (own-secrets.mjs, own-pii.mjs).
 //
-// Secrets are also scored at a second operating point, "provider rules only": the policy's
-// `secrets.disabled_rules` turns off the rules that key on a variable name rather than a token's
-// own shape (GENERIC_RULES). A rule-specific near miss in another scanner's negatives
-// ("Using Key=<random, wrong length for that provider>") is still a credential to a name rule.
+// Secrets are scored three ways, because the engine answers a secret in two grades (see the
+// package README, "Secrets: block or redact"): a provider's token shape (or a key, a password in a
+// URI or connection string) is BLOCKed in an AGENT_RESPONSE; a credential-like value found only
+// under a credential name (`api_key = "…"`) is redacted (MODIFY, policy `secrets.name_keyed`).
+//
+//   "any finding"        flagged = BLOCK or redaction: recall here is "the value does not get
+//                        through"; FPR is "a look-alike was refused or had a value cut out".
+//   "BLOCK only"         flagged = the request was refused for a secret: FPR here is the refusal
+//                        rate on look-alikes; recall is the share refused rather than redacted.
+//   "provider rules only" the policy's `secrets.disabled_rules` turns off the name-keyed rules
+//                        (NAME_KEYED_SECRET_RULES, exported by the package): nothing is redacted
+//                        or refused for a name alone.
+//
+// A rule-specific near miss in another scanner's negatives ("Using Key=<random, wrong length for
+// that provider>") is still a credential to a name rule, so it lands in "any finding", not in
+// "BLOCK only".
 //
 // Row-level: a row is flagged when the detector reports anything of its kind. Measures; never
 // asserts. `run()` returns the result object; index.mjs stores it with the rest.
@@ -23,17 +35,6 @@ import { join, resolve } from 'node:path';
 import { REPO_ROOT, printTable, round } from '../lib.mjs';
 import { OWN_PII_ROWS } from './own-pii.mjs';
 import { OWN_SECRET_ROWS } from './own-secrets.mjs';
-
-/** Rules that key on a name (`password=`, `api_key:`, `<secret>`), not on a token's own shape. */
-export const GENERIC_RULES = [
-  'generic-secret-assignment',
-  'generic-key-value',
-  'camelcase-secret-assignment',
-  'vendor-key-assignment',
-  'password-assignment',
-  'password-line',
-  'xml-secret-element',
-];
 
 const EVAL_DIR = resolve(process.env.BATON_EVAL_DIR ?? join(REPO_ROOT, '..', 'shared', 'eval'));
 const HELDOUT_DIR = resolve(process.env.BATON_HELDOUT_DIR ?? '/work/heldout');
@@ -213,10 +214,16 @@ export default async function run() {
   // in an AGENT_RESPONSE (default policy). Injection is off so only the measured detector counts.
   const injectionOff = { agent_input: 'ALLOW', tool_output: 'ALLOW', agent_handoff: 'ALLOW' };
   const engine = baton.createGuardrailEngine({ policy: { injection: injectionOff, pii: { agent_input: 'MODIFY' } } });
-  const strictEngine = baton.createGuardrailEngine({ policy: { injection: injectionOff, secrets: { disabled_rules: GENERIC_RULES } } });
+  const strictEngine = baton.createGuardrailEngine({
+    policy: { injection: injectionOff, secrets: { disabled_rules: [...baton.NAME_KEYED_SECRET_RULES] } },
+  });
   let i = 0;
   const finds = (eng, actionType, detector) => async (r) =>
     (eng.validateSync(request(actionType, r.text, i++)).findings ?? []).some((f) => f.detector === detector);
+  const blocks = (eng, actionType, detector) => async (r) => {
+    const answer = eng.validateSync(request(actionType, r.text, i++));
+    return answer.decision === 'BLOCK' && (answer.findings ?? []).some((f) => f.detector === detector);
+  };
   const batonFinds = (actionType, detector) => finds(engine, actionType, detector);
 
   const result = { heldout_dir: HELDOUT_DIR, eval_dir: EVAL_DIR, skipped };
@@ -239,7 +246,8 @@ export default async function run() {
     'HELD-OUT detect-secrets': bySrc(secHeld, 'Yelp/detect-secrets'),
   });
   const secEngines = {
-    'baton engine': batonFinds('AGENT_RESPONSE', 'secrets'),
+    'baton engine, any finding (BLOCK or redact)': batonFinds('AGENT_RESPONSE', 'secrets'),
+    'baton engine, BLOCK only': blocks(engine, 'AGENT_RESPONSE', 'secrets'),
     'baton, provider rules only': finds(strictEngine, 'AGENT_RESPONSE', 'secrets'),
   };
   if (og.secretKeysCheck) {

@@ -199,6 +199,59 @@ async function detectorCost(chunks) {
   return out;
 }
 
+// Adversarial inputs at 64 KB and at 1 MB through the secret, PII and exfiltration detectors:
+// the ratio of time per KB (1 MB over 64 KB) is about 1 when the cost is linear and about 16 when
+// it is quadratic. A ratio, not a timer: it holds on a loaded machine.
+const ADVERSARIAL = {
+  'one letter': () => 'a',
+  'digits and spaces (phones, cards)': () => '1 ',
+  'digits and dashes': () => '12-',
+  'password= with no value end': () => 'password=',
+  'key: random-ish': () => 'key: Zx9',
+  'open image links': () => '![x](https://e.example/p.png?q=',
+  'e-mail fragments': () => 'a.b@c',
+  'IPv6 fragments': () => 'fe80:',
+  'AKIA prefixes': () => 'AKIA',
+  'zero-width in digits': () => '4\u200b1',
+  'full-width digits': () => '４１',
+  'base64 run': () => 'QUJD',
+  'quote and equals': () => '"=',
+};
+
+export async function linearity() {
+  const dist = join(REPO_ROOT, 'packages', 'guardrail-server', 'dist', 'detectors');
+  const s = await import(join(dist, 'secrets.js'));
+  const p = await import(join(dist, 'pii.js'));
+  const e = await import(join(dist, 'exfil.js'));
+  const time = (text) => {
+    let best = Infinity;
+    for (let k = 0; k < 3; k++) {
+      const t0 = performance.now();
+      s.detectSecrets(text);
+      p.detectPii(text);
+      e.detectExfiltration(text);
+      best = Math.min(best, performance.now() - t0);
+    }
+    return best;
+  };
+  const rows = [];
+  for (const [name, unit] of Object.entries(ADVERSARIAL)) {
+    const u = unit();
+    const small = u.repeat(Math.ceil(65536 / u.length)).slice(0, 65536);
+    const big = u.repeat(Math.ceil(1048576 / u.length)).slice(0, 1048576);
+    const ts = time(small);
+    const tb = time(big);
+    rows.push({
+      input: name,
+      'ms 64 KB': round(ts, 2),
+      'ms 1 MB': round(tb, 1),
+      'ratio per KB (1 = linear, 16 = quadratic)': round(tb / 16 / ts, 2),
+    });
+  }
+  printTable(rows, { title: 'Linearity: secret + PII + exfiltration detectors on adversarial input (best of 3)' });
+  return rows;
+}
+
 export default async function run() {
   const baton = await import('@baton/guardrail-server');
   const og = await tryImport('@openai/guardrails');
@@ -270,6 +323,10 @@ export default async function run() {
     'own rows (tuned on)': own(OWN_PII_ROWS, 'own-pii', 'own'),
     'code+docs chunks (tuned on)': benign,
     'libphonenumber examples (tuned on)': load(TUNING_DIR, 'phones.jsonl')?.map((r) => ({ ...r, family: 'phone' })),
+    'Faker phones + generated look-alikes (tuned on)': load(TUNING_DIR, 'pii-generated.jsonl')?.map((r) => ({
+      ...r,
+      family: r.family.startsWith('phone:') ? 'phone' : r.family,
+    })),
     'HELD-OUT presidio tests': bySrc(piiHeld, 'microsoft/presidio'),
     'HELD-OUT detect-secrets ip': bySrc(piiHeld, 'Yelp/detect-secrets'),
   });
@@ -313,6 +370,7 @@ export default async function run() {
     () => undefined,
   );
   result.detector_cost = await detectorCost(benign);
+  if (process.env.BATON_SKIP_LINEARITY !== '1') result.linearity = await linearity();
   if (!secHeld || !piiHeld) console.log(`held-out sets not found in ${HELDOUT_DIR}: run python3 bench/guardrail-eval/build-heldout.py`);
   return result;
 }

@@ -25,9 +25,12 @@ const IPV4 = /(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2
 const IPV6 = /(?<![\w:.])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?:(?<=:)(?:\d{1,3}\.){3}\d{1,3})?(?![\w:])/g;
 // German-style area code and slash ("030/1234567", "+49 30/1234567"): the slash only after a trunk 0
 // or a country code, so "2021/2022" and dates stay out.
-const PHONE_SLASH = /(?<![\w+./-])(?:\+\d{1,3} ?\(?0?\)?\d{1,4}|\(?0\d{2,4}\)?) ?\/ ?\d{5,8}(?:[ -]\d{1,6})?(?![\w/]|[.,:-]\d)/g;
+// The subscriber part after the slash may be grouped ("+36 20/392-3900", "0423/900 680").
+const PHONE_SLASH = /(?<![\w+./-])(?:\+\d{1,3} ?\(?0?\)?\d{1,4}|\(?0\d{2,4}\)?) ?\/ ?\d{3,8}(?:[ -]\d{2,6}){0,2}(?![\w/]|[.,:-]\d)/g;
+// An area code in parentheses may be five digits with its trunk 0 ("(07806) 5490273"), and the
+// subscriber number after it as short as five ("(0208) 362303").
 const PHONE =
-  /(?<![\w+./-])(?<!\d,)(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,4}\)[ .-]?)?(?:\d{7,12}|\d{1,6}(?:[ .-]\d{1,8}){1,5})(?:(?: ?(?:x|ext\.?) ?)\d{1,5})?(?![\w]|[.,/:-]\d|-[A-Za-z](?![a-z]))/g;
+  /(?<![\w+./-])(?<!\d,)(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,5}\)[ .-]?\d{5,12}|(?:\(\d{1,5}\)[ .-]?)?(?:\d{1,8}(?:[ .-]\d{1,8}){1,5}|\d{7,15}))(?:(?: ?(?:x|ext\.?) ?)\d{1,5})?(?![\w]|[.,/:-]\d|-[A-Za-z](?![a-z]))/g;
 
 // Words that, right before a number, say it is not a phone number or IP address.
 const NOT_PII_CONTEXT =
@@ -95,12 +98,15 @@ function phoneValid(text: string, match: string, start: number): boolean {
   const grouped = /[ .()-]/.test(match.trim());
   const international = match.startsWith('+');
   const phoneWords = PHONE_CONTEXT.test(text.slice(Math.max(0, start - 40), start));
-  if (!grouped && !international && (digits.length < (phoneWords ? 8 : 10) || digits.length > 11)) return false;
+  // "0036 70 …": the international call prefix 00 instead of "+", so up to 15 digits after phone words.
+  const maxBare = phoneWords && /^00[1-9]/.test(digits) ? 15 : 11;
+  if (!grouped && !international && (digits.length < (phoneWords ? 8 : 10) || digits.length > maxBare)) return false;
   if (DATE_LIKE.test(core) || /^\d{4}[-/.]\d{1,2}[-/.]\d{1,2}\b/.test(core)) return false;
   if (/^\d{1,3}(?:\.\d{1,3}){3}$/.test(core)) return false; // an IP address
   if (/^\d+\.\d+$/.test(core)) return false; // a decimal number
   if (/\d\.\d/.test(core) && !/^(?:\+?\d{1,4}[. ])?\d{2,4}(?:\.\d{2,4}){2,}$/.test(core)) return false;
   if (/^\d{4}-\d{3}$/.test(core)) return false; // a postal code (NNNN-NNN)
+  if (!phoneWords && !international && /^\d{5}-\d{4,5}$/.test(core)) return false; // a ZIP+4 or other NNNNN-NNNN postal code
   if (/^\d{4}\.\d{4}\.\d{4}$/.test(core)) return false; // a MAC address in Cisco notation
   if (/[ .-]\d$/.test(core) && !international && !phoneWords) return false; // a check digit ("0210-0002-1"), not a subscriber number
   if (/^\d{3}-\d{2}-\d{4}$/.test(core)) return false; // SSN-shaped: an SSN or nothing
@@ -124,7 +130,8 @@ function phoneValid(text: string, match: string, start: number): boolean {
   // A bare run of 10-11 digits is a phone number only when something says so: a counter, size or
   // timestamp has the same shape.
   if (!grouped && !international && !phoneWords) return false;
-  if (!international && !/[()]/.test(core) && digits.length <= 9) {
+  // After phone words the next word is the sentence going on ("at 2392 3900 after 9am").
+  if (!international && !phoneWords && !/[()]/.test(core) && digits.length <= 9) {
     const next = /^[ \t]+([A-Za-z]+)/.exec(text.slice(start + match.length, start + match.length + 24));
     if (next && !PHONE_LABEL.test(next[1]!)) return false;
   }
@@ -164,7 +171,7 @@ export function detectPii(text: string, types: ReadonlySet<PiiType> | undefined 
         if (v.length >= 6 && /[0-9a-fA-F]{2}/.test(v) && isIPv6(v)) push(found, 'IP_ADDRESS', m.index, m.index + v.length);
       }
   }
-  if (want('PHONE_NUMBER') && /\d\)? ?\/ ?\d{5}/.test(text))
+  if (want('PHONE_NUMBER') && /\d\)? ?\/ ?\d{3}/.test(text))
     for (const m of text.matchAll(PHONE_SLASH)) {
       const digits = m[0].replace(/\D/g, '').length;
       if (digits >= 7 && digits <= 15 && !NOT_PII_CONTEXT.test(contextBefore(text, m.index)))

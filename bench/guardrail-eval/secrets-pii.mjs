@@ -38,6 +38,9 @@ import { OWN_SECRET_ROWS } from './own-secrets.mjs';
 
 const EVAL_DIR = resolve(process.env.BATON_EVAL_DIR ?? join(REPO_ROOT, '..', 'shared', 'eval'));
 const HELDOUT_DIR = resolve(process.env.BATON_HELDOUT_DIR ?? '/work/heldout');
+// BATON_SKIP_HELDOUT=1: development runs score the tuning sets only, so nobody looks at held-out
+// numbers while changing rules.
+const SKIP_HELDOUT = process.env.BATON_SKIP_HELDOUT === '1';
 const STRUCTURED = ['EMAIL_ADDRESS', 'PHONE_NUMBER', 'US_SSN', 'CREDIT_CARD', 'IBAN_CODE', 'IP_ADDRESS'];
 
 function load(dir, name) {
@@ -91,7 +94,7 @@ async function table(title, sets, engines, groupOf) {
   for (const [engineName, fn] of Object.entries(engines)) {
     out[engineName] = {};
     for (const [setName, data] of Object.entries(sets)) {
-      if (!data) continue;
+      if (!data || data.length === 0) continue;
       const all = counts();
       const groups = {};
       for (const r of data) {
@@ -284,7 +287,7 @@ export default async function run() {
 
   // ------------------------------------------------------------------ secrets
   const secDev = load(EVAL_DIR, 'secrets.jsonl');
-  const secHeld = load(HELDOUT_DIR, 'secrets.jsonl');
+  const secHeld = SKIP_HELDOUT ? [] : load(HELDOUT_DIR, 'secrets.jsonl');
   const bySrc = (rows, prefix) => rows?.filter((r) => r.source.startsWith(prefix));
   const benign = benignCodeChunks();
   const TUNING_DIR = resolve(process.env.BATON_TUNING_DIR ?? '/work/tuning');
@@ -318,7 +321,7 @@ export default async function run() {
   // ------------------------------------------------------------------ PII
   const piiDevRaw = load(EVAL_DIR, 'pii.jsonl');
   const piiDev = piiDevRaw?.map((r) => ({ ...r, label: r.spans.some((s) => STRUCTURED.includes(s.type)) ? 1 : 0 }));
-  const piiHeld = load(HELDOUT_DIR, 'pii.jsonl');
+  const piiHeld = SKIP_HELDOUT ? [] : load(HELDOUT_DIR, 'pii.jsonl');
   const piiSets = label(piiDev, {
     'own rows (tuned on)': own(OWN_PII_ROWS, 'own-pii', 'own'),
     'code+docs chunks (tuned on)': benign,

@@ -26,7 +26,8 @@ const IPV6 = /(?<![\w:.])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?:(?<=:)(?:\
 // German-style area code and slash ("030/1234567", "+49 30/1234567"): the slash only after a trunk 0
 // or a country code, so "2021/2022" and dates stay out.
 // The subscriber part after the slash may be grouped ("+36 20/392-3900", "0423/900 680").
-const PHONE_SLASH = /(?<![\w+./-])(?:\+\d{1,3} ?\(?0?\)?\d{1,4}|\(?0\d{2,4}\)?) ?\/ ?\d{3,8}(?:[ -]\d{2,6}){0,2}(?![\w/]|[.,:-]\d)/g;
+const PHONE_SLASH =
+  /(?<![\w+./-])(?:\+\d{1,3} ?\(?0?\)?\d{1,4}|\(?0\d{2,4}\)?) ?\/ ?(?:\d{5,8}(?:[ -]\d{1,6})?|\d{2,4}(?:[ -]\d{2,6}){1,2})(?![\w/]|[.,:-]\d)/g;
 // An area code in parentheses may be five digits with its trunk 0 ("(07806) 5490273"), and the
 // subscriber number after it as short as five ("(0208) 362303").
 const PHONE =

@@ -299,6 +299,16 @@ export const MORE_VENDORS: readonly string[] = [
   'gh_secret',
   'django_secret',
   'jwt_secret',
+  'braintrust',
+  'cloudinary',
+  'aiven',
+  'smartsheet',
+  'duo',
+  'elastic',
+  'vonage',
+  'nexmo',
+  'mux',
+  'contentstack',
 ];
 
 const CONN_CONTEXT =
@@ -451,7 +461,7 @@ export const GENERIC_NAME_RULES: readonly SecretRule[] = [
     // entropy per character. Compound names (`public_key`, `cache_key`) are the generic rule's.
     id: 'generic-key-value',
     nameKeyed: true,
-    re: /(?<![\w.-])(?:key|apikey|api[ _-]key|token|access[ _-]?token|secret|auth[ _-]?token)["'`]?\s{0,3}(?:=|:|\s+is\s+)\s{0,3}["'`]?([A-Za-z0-9_/+=~.-]{20,200})(?![\w/+=~.-])/gi,
+    re: /(?<![\w.-])(?:key|apikey|api[ _-]key|token|access[ _-]?token|secret|auth[ _-]?token)["'`]?\s{0,3}(?:=|:|\s+is\s+)\s{0,3}["'`]?([A-Za-z0-9_/+=~.-]{20,400})(?![\w/+=~.-])/gi,
     group: 1,
     minEntropy: 3.5,
     keywords: ASSIGNED_WORDS(['key', 'token', 'secret']),

@@ -10,6 +10,7 @@
  */
 
 import { CREDENTIAL_RULES, GENERIC_NAME_RULES, MORE_VENDORS, PROVIDER_PREFIX_RULES } from './secret-rules-extra.js';
+import { PREFIXED_TOKEN_RULES } from './secret-rules-prefixed.js';
 import { isTrivialCredential, type SecretRule } from './secret-rule-types.js';
 
 export { isTrivialCredential, type SecretRule } from './secret-rule-types.js';
@@ -24,6 +25,7 @@ const hasDigitAndLetter = (v: string) => /\d/.test(v) && /[A-Za-z]/.test(v);
 
 export const SECRET_RULES: readonly SecretRule[] = [
   ...PROVIDER_PREFIX_RULES,
+  ...PREFIXED_TOKEN_RULES,
   ...CREDENTIAL_RULES,
   {
     id: 'private-key',

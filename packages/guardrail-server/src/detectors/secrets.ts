@@ -147,7 +147,7 @@ function scan(text: string, disabledRules: ReadonlySet<string> | undefined): Det
         continue;
       // A provider prefix on one unit repeated ("sk_live_0000…", "abcabc…") is a stand-in; the
       // generic rules hold their values to the stricter isTrivialCredential.
-      if (isRepeatedUnit(value.replace(/^(?:[A-Za-z]{2,10}[_-]){1,3}/, ''))) continue;
+      if (isRepeatedUnit(value.replace(/^(?:[A-Za-z][A-Za-z0-9]{1,9}[_-]){1,3}/, ''))) continue;
       if (rule.check && !rule.check(value)) continue;
       if (rule.context && !rule.context(text, start)) continue;
       if (rule.minEntropy !== undefined && shannonEntropy(value) < rule.minEntropy) continue;

@@ -46,6 +46,21 @@ describe('phones outside the US', () => {
   });
 });
 
+describe('internationalised e-mail addresses', () => {
+  it.each([['josé@exemplo.com.br'], ['用户@例子.广告'], ['ivan@пример.рф'], ['info@example.xn--p1ai']])(
+    '%s is an e-mail address',
+    (addr) => {
+      const text = `write to ${addr} today`;
+      const spans = detectPii(text);
+      expect(spans.map((s) => s.type)).toEqual(['EMAIL_ADDRESS']);
+      expect(text.slice(spans[0]!.start, spans[0]!.end)).toBe(addr);
+    },
+  );
+  it.each([['npm@10.2.3'], ['x=a@b.c'], ['name@localhost'], ['@scope/pkg@1.0.0']])('%s is not', (text) => {
+    expect(types(text)).toEqual([]);
+  });
+});
+
 describe('look-alikes that are not PII', () => {
   const b = '978030640615';
   it.each([

@@ -13,8 +13,10 @@ import type { DetectedSpan } from './types.js';
 export const PII_TYPES = ['EMAIL_ADDRESS', 'PHONE_NUMBER', 'US_SSN', 'CREDIT_CARD', 'IBAN_CODE', 'IP_ADDRESS'] as const;
 export type PiiType = (typeof PII_TYPES)[number];
 
+// Internationalised addresses too (RFC 6531: letters of any script in the local part and the
+// domain, "josé@exemplo.com.br", "用户@例子.广告") and punycode TLDs ("xn--p1ai").
 const EMAIL =
-  /(?<![\w.%+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}(?![\w-])/g;
+  /(?<![\p{L}\p{N}_.%+-])[\p{L}\p{N}][\p{L}\p{N}\p{M}._%+-]{0,63}@[\p{L}\p{N}](?:[\p{L}\p{N}\p{M}-]{0,62})(?:\.[\p{L}\p{N}\p{M}-]{1,63}){0,8}\.(?:\p{L}{2,24}|xn--[a-z0-9-]{2,59})(?![\p{L}\p{N}_-])/gu;
 const SSN = /(?<![\w-])(\d{3})([- ])(\d{2})\2(\d{4})(?![\w-])/g;
 // Nine digits with no separators are an SSN only when SSN words stand right before them.
 const SSN_BARE = /(?<![\w-])(\d{3})(\d{2})(\d{4})(?![\w-])/g;

@@ -47,7 +47,6 @@ describe('prefixed provider tokens', () => {
     ['rootly-api-key', `rootly_${hex(64)}`, `rootly_${hex(30)}`],
     ['spectralops-token', `spu-${hex(32)}`, `spu-${hex(16)}`],
     ['bitbucket-data-center-token', `BBDC-${body(44)}`, `BBDC-${body(43)}`],
-    ['octopus-deploy-api-key', `API-${upper(28)}`, `API-${'A'.repeat(28)}`],
     ['google-oauth-refresh-token', `1//0${body(60)}`, `1//0${body(10)}`],
   ];
 

@@ -43,13 +43,6 @@ export const PREFIXED_TOKEN_RULES: readonly SecretRule[] = [
   { id: 'rootly-api-key', re: /\brootly_[a-f0-9]{64}\b/g, keywords: ['rootly_'] },
   { id: 'spectralops-token', re: /\bspu-[a-f0-9]{32}\b/g, minEntropy: 3, keywords: ['spu-'] },
   { id: 'bitbucket-data-center-token', re: /\bBBDC-[A-Za-z0-9+/@_-]{44}(?![A-Za-z0-9+/@_-])/g, minEntropy: 3.5, keywords: ['bbdc-'] },
-  // Base-36, so a G-Z letter shows up: "API-" and 32 hex digits is a page slug or an id, not a key.
-  {
-    id: 'octopus-deploy-api-key',
-    re: /(?<![\w/-])API-[A-Z0-9]{25,32}\b/g,
-    minEntropy: 3.5,
-    keywords: ['api-'],
-    check: (v) => hasDigitAndLetter(v.slice(4)) && /[G-Z]/.test(v.slice(4)),
-  },
+
   { id: 'google-oauth-refresh-token', re: /\b1\/\/0[A-Za-z0-9_-]{40,300}/g, minEntropy: 4, keywords: ['1//0'] },
 ];

@@ -21,7 +21,6 @@ function body(n: number, alphabet = ALNUM): string {
 }
 const hex = (n: number) => body(n, '0123456789abcdef');
 const lower = (n: number) => body(n, 'abcdefghijklmnopqrstuvwxyz0123456789');
-const upper = (n: number) => body(n, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789');
 const uuid = () => `${hex(8)}-${hex(4)}-${hex(4)}-${hex(4)}-${hex(12)}`;
 
 const ids = (text: string) => detectSecrets(text).map((s) => s.type);

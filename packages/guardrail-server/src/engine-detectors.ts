@@ -88,8 +88,10 @@ export function secretsDetector(policy: Policy): Detector {
     actionTypes: new Set(ALL_TYPES),
     redacts: true,
     inspect(input) {
-      const node = input.field.node;
-      // The name as a reader sees it: `pass\u200bword` is still "password".
+      // The member a value sits under (through array indices: `{"api_keys": ["…"]}`), as a reader
+      // sees it: `pass\u200bword` is still "password".
+      let node = input.field.node;
+      while (node && typeof node.segment === 'number') node = node.parent;
       const memberName =
         !input.field.isKey && typeof node?.segment === 'string' ? stripInvisible(node.segment.slice(-80)).normalize('NFKC') : undefined;
       const spans = detectFolded(input.text, (t) => detectSecrets(t, { disabledRules, memberName }), input.folded());

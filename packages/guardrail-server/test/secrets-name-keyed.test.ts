@@ -78,6 +78,7 @@ describe('secrets split across a JSON key and its value', () => {
     ['a nested db_password', { config: { db_password: PASSWORD } }],
     ['api_key', { api_key: RANDOM }],
     ['clientSecret', { auth: { clientSecret: RANDOM } }],
+    ['api_keys in an array', { api_keys: ['first', RANDOM] }],
   ])('%s in tool-call arguments is redacted, other values kept', (_name, args) => {
     const res = engine.validateSync(toolCall('deploy', { ...args, region: 'eu-west-1' }));
     expect(res.decision).toBe('MODIFY');

@@ -39,6 +39,27 @@ describe('phones outside the US', () => {
     expect(types(text.normalize('NFKC'))).toEqual(['PHONE_NUMBER']);
   });
 
+  it.each([
+    ['Portuguese', 'Telefone: 11987654321'],
+    ['Russian', 'тел. 89161234567'],
+    ['Chinese, no space after the word', '手机号码：13812345678'],
+    ['Korean', '전화 01012345678'],
+    ['German mobile with its trunk 0', 'Handy 015112345678'],
+    ['a country code without +', 'celular 5511987654321'],
+    ['Belgian GSM', 'GSM 0471234567'],
+  ])('a bare number after a %s phone word is a phone', (_name, text) => {
+    expect(types(text)).toEqual(['PHONE_NUMBER']);
+  });
+
+  it.each([
+    ['a word that starts like a phone word', 'Telefonbuch seit 20231231'],
+    ['a word that only contains one', 'hotel 0312345678'],
+    ['an English word that starts with cel', 'cellular 4111111111'],
+    ['an order number in Italian', 'numero ordine 1234567890123'],
+  ])('%s does not make a phone', (_name, text) => {
+    expect(types(text)).toEqual([]);
+  });
+
   it('full-width digits are found through the engine and redacted in place', () => {
     const res = engine.validateSync(toolCall('sms', { note: 'call ＋４４ ２０ ７９４６ ０９５８ today' }));
     expect(res.decision).toBe('MODIFY');

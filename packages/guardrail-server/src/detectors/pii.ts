@@ -42,6 +42,11 @@ const NOT_PII_CONTEXT =
 const PHONE_LABEL = /^(?:office|fax|mobile|cell|home|work|phone|tel|ext|or|and|to|is|for|if|x|on|at|during|between|please|call|text)$/i;
 const PHONE_CONTEXT =
   /\b(?:phone|tel|telephone|call|calling|mobile|mob|cell|cellphone|fax|whatsapp|signal|sms|text|texting|contact|reach|dial|ring|number|no|nr|num|hotline|helpline|landline|handy|telefon|téléphone|teléfono|portable|móvil)\b[^\n\d]{0,24}$/i;
+// Phone words of other languages and scripts (`\b` is ASCII-only): a word in a spaced script stands
+// between non-letters ("Telefonbuch" is not one); Han, Hangul, kana and Thai words are written
+// without spaces and count wherever they stand ("手机号码：…").
+const PHONE_CONTEXT_INTL =
+  /(?:(?<!\p{L})(?:telefone|telefon|telefono|teléfono|téléphone|tél|celular|cel|handy|mobil|mobiel|natel|gsm|puhelin|телефон|тел|моб|мобильный|هاتف|جوال|טלפון|τηλ|τηλέφωνο|điện thoại|sđt)(?!\p{L})|電話|电话|手机|手機|携帯|전화|휴대폰|핸드폰|โทร|เบอร์)[^\n\d]{0,24}$/iu;
 const PHONE_WORD =
   /(?:\b(?:phone|tel|telephone|mobile|cell|fax|whatsapp|hotline|helpline|landline)\b[^\n\d]{0,20}|\b(?:my|our|his|her|their|your) (?:number|no\.?)(?: is)?:?\s{0,3})$/i;
 const DATE_LIKE = /^(?:\d{4}[-./ ]\d{1,2}[-./ ]\d{1,2}|\d{1,2}[-./ ]\d{1,2}[-./ ]\d{2,4})$/;
@@ -100,9 +105,11 @@ function phoneValid(text: string, match: string, start: number): boolean {
   if (digits.length < 7 || digits.length > 15) return false;
   const grouped = /[ .()-]/.test(match.trim());
   const international = match.startsWith('+');
-  const phoneWords = PHONE_CONTEXT.test(text.slice(Math.max(0, start - 40), start));
-  // "0036 70 …": the international call prefix 00 instead of "+", so up to 15 digits after phone words.
-  const maxBare = phoneWords && /^00[1-9]/.test(digits) ? 15 : 11;
+  const lead = text.slice(Math.max(0, start - 40), start);
+  const phoneWords = PHONE_CONTEXT.test(lead) || PHONE_CONTEXT_INTL.test(lead);
+  // After phone words: "0036 70 …" (the international call prefix 00 instead of "+") up to 15
+  // digits, a mobile number with its trunk 0 or country code ("015112345678", "5511987654321") 13.
+  const maxBare = phoneWords ? (/^00[1-9]/.test(digits) ? 15 : 13) : 11;
   if (!grouped && !international && (digits.length < (phoneWords ? 8 : 10) || digits.length > maxBare)) return false;
   if (DATE_LIKE.test(core) || /^\d{4}[-/.]\d{1,2}[-/.]\d{1,2}\b/.test(core)) return false;
   if (/^\d{1,3}(?:\.\d{1,3}){3}$/.test(core)) return false; // an IP address

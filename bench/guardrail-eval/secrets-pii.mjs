@@ -11,10 +11,22 @@
 //                      libphonenumber examples (build-tuning.mjs); and rows written for Baton
 //                      (own-secrets.mjs, own-pii.mjs).
 //
-// Secrets are also scored at a second operating point, "provider rules only": the policy's
-// `secrets.disabled_rules` turns off the rules that key on a variable name rather than a token's
-// own shape (GENERIC_RULES). A rule-specific near miss in another scanner's negatives
-// ("Using Key=<random, wrong length for that provider>") is still a credential to a name rule.
+// Secrets are scored three ways, because the engine answers a secret in two grades (see the
+// package README, "Secrets: block or redact"): a provider's token shape (or a key, a password in a
+// URI or connection string) is BLOCKed in an AGENT_RESPONSE; a credential-like value found only
+// under a credential name (`api_key = "…"`) is redacted (MODIFY, policy `secrets.name_keyed`).
+//
+//   "any finding"        flagged = BLOCK or redaction: recall here is "the value does not get
+//                        through"; FPR is "a look-alike was refused or had a value cut out".
+//   "BLOCK only"         flagged = the request was refused for a secret: FPR here is the refusal
+//                        rate on look-alikes; recall is the share refused rather than redacted.
+//   "provider rules only" the policy's `secrets.disabled_rules` turns off the name-keyed rules
+//                        (NAME_KEYED_SECRET_RULES, exported by the package): nothing is redacted
+//                        or refused for a name alone.
+//
+// A rule-specific near miss in another scanner's negatives ("Using Key=<random, wrong length for
+// that provider>") is still a credential to a name rule, so it lands in "any finding", not in
+// "BLOCK only".
 //
 // Row-level: a row is flagged when the detector reports anything of its kind. Measures; never
 // asserts. `run()` returns the result object; index.mjs stores it with the rest.
@@ -24,19 +36,11 @@ import { REPO_ROOT, printTable, round } from '../lib.mjs';
 import { OWN_PII_ROWS } from './own-pii.mjs';
 import { OWN_SECRET_ROWS } from './own-secrets.mjs';
 
-/** Rules that key on a name (`password=`, `api_key:`, `<secret>`), not on a token's own shape. */
-export const GENERIC_RULES = [
-  'generic-secret-assignment',
-  'generic-key-value',
-  'camelcase-secret-assignment',
-  'vendor-key-assignment',
-  'password-assignment',
-  'password-line',
-  'xml-secret-element',
-];
-
 const EVAL_DIR = resolve(process.env.BATON_EVAL_DIR ?? join(REPO_ROOT, '..', 'shared', 'eval'));
 const HELDOUT_DIR = resolve(process.env.BATON_HELDOUT_DIR ?? '/work/heldout');
+// BATON_SKIP_HELDOUT=1: development runs score the tuning sets only, so nobody looks at held-out
+// numbers while changing rules.
+const SKIP_HELDOUT = process.env.BATON_SKIP_HELDOUT === '1';
 const STRUCTURED = ['EMAIL_ADDRESS', 'PHONE_NUMBER', 'US_SSN', 'CREDIT_CARD', 'IBAN_CODE', 'IP_ADDRESS'];
 
 function load(dir, name) {
@@ -90,7 +94,7 @@ async function table(title, sets, engines, groupOf) {
   for (const [engineName, fn] of Object.entries(engines)) {
     out[engineName] = {};
     for (const [setName, data] of Object.entries(sets)) {
-      if (!data) continue;
+      if (!data || data.length === 0) continue;
       const all = counts();
       const groups = {};
       for (const r of data) {
@@ -198,6 +202,59 @@ async function detectorCost(chunks) {
   return out;
 }
 
+// Adversarial inputs at 64 KB and at 1 MB through the secret, PII and exfiltration detectors:
+// the ratio of time per KB (1 MB over 64 KB) is about 1 when the cost is linear and about 16 when
+// it is quadratic. A ratio, not a timer: it holds on a loaded machine.
+const ADVERSARIAL = {
+  'one letter': () => 'a',
+  'digits and spaces (phones, cards)': () => '1 ',
+  'digits and dashes': () => '12-',
+  'password= with no value end': () => 'password=',
+  'key: random-ish': () => 'key: Zx9',
+  'open image links': () => '![x](https://e.example/p.png?q=',
+  'e-mail fragments': () => 'a.b@c',
+  'IPv6 fragments': () => 'fe80:',
+  'AKIA prefixes': () => 'AKIA',
+  'zero-width in digits': () => '4\u200b1',
+  'full-width digits': () => '４１',
+  'base64 run': () => 'QUJD',
+  'quote and equals': () => '"=',
+};
+
+export async function linearity() {
+  const dist = join(REPO_ROOT, 'packages', 'guardrail-server', 'dist', 'detectors');
+  const s = await import(join(dist, 'secrets.js'));
+  const p = await import(join(dist, 'pii.js'));
+  const e = await import(join(dist, 'exfil.js'));
+  const time = (text) => {
+    let best = Infinity;
+    for (let k = 0; k < 3; k++) {
+      const t0 = performance.now();
+      s.detectSecrets(text);
+      p.detectPii(text);
+      e.detectExfiltration(text);
+      best = Math.min(best, performance.now() - t0);
+    }
+    return best;
+  };
+  const rows = [];
+  for (const [name, unit] of Object.entries(ADVERSARIAL)) {
+    const u = unit();
+    const small = u.repeat(Math.ceil(65536 / u.length)).slice(0, 65536);
+    const big = u.repeat(Math.ceil(1048576 / u.length)).slice(0, 1048576);
+    const ts = time(small);
+    const tb = time(big);
+    rows.push({
+      input: name,
+      'ms 64 KB': round(ts, 2),
+      'ms 1 MB': round(tb, 1),
+      'ratio per KB (1 = linear, 16 = quadratic)': round(tb / 16 / ts, 2),
+    });
+  }
+  printTable(rows, { title: 'Linearity: secret + PII + exfiltration detectors on adversarial input (best of 3)' });
+  return rows;
+}
+
 export default async function run() {
   const baton = await import('@baton/guardrail-server');
   const og = await tryImport('@openai/guardrails');
@@ -213,10 +270,16 @@ export default async function run() {
   // in an AGENT_RESPONSE (default policy). Injection is off so only the measured detector counts.
   const injectionOff = { agent_input: 'ALLOW', tool_output: 'ALLOW', agent_handoff: 'ALLOW' };
   const engine = baton.createGuardrailEngine({ policy: { injection: injectionOff, pii: { agent_input: 'MODIFY' } } });
-  const strictEngine = baton.createGuardrailEngine({ policy: { injection: injectionOff, secrets: { disabled_rules: GENERIC_RULES } } });
+  const strictEngine = baton.createGuardrailEngine({
+    policy: { injection: injectionOff, secrets: { disabled_rules: [...baton.NAME_KEYED_SECRET_RULES] } },
+  });
   let i = 0;
   const finds = (eng, actionType, detector) => async (r) =>
     (eng.validateSync(request(actionType, r.text, i++)).findings ?? []).some((f) => f.detector === detector);
+  const blocks = (eng, actionType, detector) => async (r) => {
+    const answer = eng.validateSync(request(actionType, r.text, i++));
+    return answer.decision === 'BLOCK' && (answer.findings ?? []).some((f) => f.detector === detector);
+  };
   const batonFinds = (actionType, detector) => finds(engine, actionType, detector);
 
   const result = { heldout_dir: HELDOUT_DIR, eval_dir: EVAL_DIR, skipped };
@@ -224,7 +287,7 @@ export default async function run() {
 
   // ------------------------------------------------------------------ secrets
   const secDev = load(EVAL_DIR, 'secrets.jsonl');
-  const secHeld = load(HELDOUT_DIR, 'secrets.jsonl');
+  const secHeld = SKIP_HELDOUT ? [] : load(HELDOUT_DIR, 'secrets.jsonl');
   const bySrc = (rows, prefix) => rows?.filter((r) => r.source.startsWith(prefix));
   const benign = benignCodeChunks();
   const TUNING_DIR = resolve(process.env.BATON_TUNING_DIR ?? '/work/tuning');
@@ -239,7 +302,8 @@ export default async function run() {
     'HELD-OUT detect-secrets': bySrc(secHeld, 'Yelp/detect-secrets'),
   });
   const secEngines = {
-    'baton engine': batonFinds('AGENT_RESPONSE', 'secrets'),
+    'baton engine, any finding (BLOCK or redact)': batonFinds('AGENT_RESPONSE', 'secrets'),
+    'baton engine, BLOCK only': blocks(engine, 'AGENT_RESPONSE', 'secrets'),
     'baton, provider rules only': finds(strictEngine, 'AGENT_RESPONSE', 'secrets'),
   };
   if (og.secretKeysCheck) {
@@ -257,11 +321,15 @@ export default async function run() {
   // ------------------------------------------------------------------ PII
   const piiDevRaw = load(EVAL_DIR, 'pii.jsonl');
   const piiDev = piiDevRaw?.map((r) => ({ ...r, label: r.spans.some((s) => STRUCTURED.includes(s.type)) ? 1 : 0 }));
-  const piiHeld = load(HELDOUT_DIR, 'pii.jsonl');
+  const piiHeld = SKIP_HELDOUT ? [] : load(HELDOUT_DIR, 'pii.jsonl');
   const piiSets = label(piiDev, {
     'own rows (tuned on)': own(OWN_PII_ROWS, 'own-pii', 'own'),
     'code+docs chunks (tuned on)': benign,
     'libphonenumber examples (tuned on)': load(TUNING_DIR, 'phones.jsonl')?.map((r) => ({ ...r, family: 'phone' })),
+    'Faker phones + generated look-alikes (tuned on)': load(TUNING_DIR, 'pii-generated.jsonl')?.map((r) => ({
+      ...r,
+      family: r.family.startsWith('phone:') ? 'phone' : r.family,
+    })),
     'HELD-OUT presidio tests': bySrc(piiHeld, 'microsoft/presidio'),
     'HELD-OUT detect-secrets ip': bySrc(piiHeld, 'Yelp/detect-secrets'),
   });
@@ -305,6 +373,7 @@ export default async function run() {
     () => undefined,
   );
   result.detector_cost = await detectorCost(benign);
+  if (process.env.BATON_SKIP_LINEARITY !== '1') result.linearity = await linearity();
   if (!secHeld || !piiHeld) console.log(`held-out sets not found in ${HELDOUT_DIR}: run python3 bench/guardrail-eval/build-heldout.py`);
   return result;
 }

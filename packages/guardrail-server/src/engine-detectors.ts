@@ -14,7 +14,7 @@ import {
   type InjectionActionType,
 } from './detectors/injection.js';
 import { detectPii, type PiiType } from './detectors/pii.js';
-import { detectSecrets } from './detectors/secrets.js';
+import { detectSecrets, NAME_KEYED_SEVERITY } from './detectors/secrets.js';
 import { detectSystemPromptLeak, type SystemPromptIndex } from './detectors/system-prompt-leak.js';
 import type { DetectedSpan } from './detectors/types.js';
 import { NOTHING, type ActionType, type Detector, type DetectorInput, type DetectorOutput, type DetectorVerdict } from './detector.js';
@@ -24,6 +24,7 @@ import type { PathNode } from './payload-path.js';
 import { ADDRESSING_PII_TYPES, type Policy } from './policy/schema.js';
 import { placeholderFor, type Replacement } from './redact.js';
 import { detectFolded } from './text/fold-map.js';
+import { stripInvisible } from './text/normalize.js';
 
 const ALL_TYPES: readonly ActionType[] = ['AGENT_INPUT', 'AGENT_RESPONSE', 'TOOL_CALL', 'TOOL_OUTPUT', 'AGENT_HANDOFF'];
 const ADDRESSING: ReadonlySet<string> = new Set(ADDRESSING_PII_TYPES);
@@ -74,7 +75,12 @@ function topArgumentOf(node: PathNode | undefined): string | undefined {
   return top === undefined ? undefined : String(top.segment);
 }
 
-/** Secrets: never let through (MODIFY or BLOCK on every action type). */
+/**
+ * Secrets: never let through (MODIFY or BLOCK on every action type). A value found only under a
+ * credential name (severity NAME_KEYED_SEVERITY) follows `secrets.name_keyed`: MODIFY (default)
+ * redacts it even where the action type's secrets action is BLOCK, so an unverified look-alike
+ * costs the value, not the whole request.
+ */
 export function secretsDetector(policy: Policy): Detector {
   const disabledRules = new Set(policy.secrets.disabled_rules);
   return {
@@ -82,13 +88,22 @@ export function secretsDetector(policy: Policy): Detector {
     actionTypes: new Set(ALL_TYPES),
     redacts: true,
     inspect(input) {
-      const spans = detectFolded(input.text, (t) => detectSecrets(t, { disabledRules }), input.folded());
+      // The member a value sits under (through array indices: `{"api_keys": ["…"]}`), as a reader
+      // sees it: `pass\u200bword` is still "password".
+      let node = input.field.node;
+      while (node && typeof node.segment === 'number') node = node.parent;
+      const memberName =
+        !input.field.isKey && typeof node?.segment === 'string' ? stripInvisible(node.segment.slice(-80)).normalize('NFKC') : undefined;
+      const spans = detectFolded(input.text, (t) => detectSecrets(t, { disabledRules, memberName }), input.folded());
       if (spans.length === 0) return NOTHING;
-      return {
-        verdicts: [
-          redactOrBlock('secrets', actionFor(policy.secrets, input.request.action_type) as 'MODIFY' | 'BLOCK', 'SECRET_REDACTED', spans),
-        ],
-      };
+      const action = actionFor(policy.secrets, input.request.action_type) as 'MODIFY' | 'BLOCK';
+      const nameKeyedAction = policy.secrets.name_keyed === 'MODIFY' ? 'MODIFY' : action;
+      const verified = spans.filter((s) => s.severity !== NAME_KEYED_SEVERITY);
+      const nameKeyed = spans.filter((s) => s.severity === NAME_KEYED_SEVERITY);
+      const verdicts: DetectorVerdict[] = [];
+      if (verified.length > 0) verdicts.push(redactOrBlock('secrets', action, 'SECRET_REDACTED', verified));
+      if (nameKeyed.length > 0) verdicts.push(redactOrBlock('secrets', nameKeyedAction, 'SECRET_REDACTED', nameKeyed));
+      return { verdicts };
     },
   };
 }

@@ -9,7 +9,13 @@ export { GUARDRAIL_ERROR_CODES, type GuardrailErrorCode, GuardrailError, Guardra
 // Detectors, usable on their own (pure functions over text returning spans).
 export type { DetectedSpan, Severity } from './detectors/types.js';
 export { detectPii, luhnValid, ibanValid, ssnValid, PII_TYPES, type PiiType } from './detectors/pii.js';
-export { detectSecrets, shannonEntropy, type DetectSecretsOptions } from './detectors/secrets.js';
+export {
+  detectSecrets,
+  shannonEntropy,
+  NAME_KEYED_SECRET_RULES,
+  NAME_KEYED_SEVERITY,
+  type DetectSecretsOptions,
+} from './detectors/secrets.js';
 export { SECRET_RULES, type SecretRule } from './detectors/secret-rules.js';
 export { detectExfiltration, urlCarriesData, type DetectExfilOptions, type ExfilType } from './detectors/exfil.js';
 export {

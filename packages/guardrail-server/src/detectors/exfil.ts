@@ -63,6 +63,27 @@ function carriesText(part: string): boolean {
   return decoded.split(/\s+/).filter(Boolean).length >= 4 || detectPii(decoded).length > 0;
 }
 
+// Character references in a URL are decoded before it is fetched (HTML attributes and CommonMark
+// link destinations alike): `?d=my&#32;secret&#32;plan` sends "my secret plan".
+const CHAR_REF = /&(?:#(\d{1,7})|#x([0-9a-f]{1,6})|(amp|quot|apos|lt|gt|nbsp));/gi;
+const NAMED_REF: Record<string, string> = { amp: '&', quot: '"', apos: "'", lt: '<', gt: '>', nbsp: ' ' };
+
+function decodeCharRefs(raw: string): string {
+  if (!raw.includes('&')) return raw;
+  return raw.replace(CHAR_REF, (m, dec: string | undefined, hex: string | undefined, name: string | undefined) => {
+    if (name) return NAMED_REF[name.toLowerCase()] ?? m;
+    const cp = dec !== undefined ? Number(dec) : parseInt(hex!, 16);
+    return cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : m;
+  });
+}
+
+// An image file name that is short base64 of text ("/aGVsbG8gd29ybGQ=.png" → "hello world").
+function base64Text(seg: string): boolean {
+  if (seg.length < 16 || !BASE64ISH.test(seg)) return false;
+  const d = Buffer.from(seg.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8');
+  return readable(d) && /[a-z]{2,}[\s@.:,][a-z0-9]{2,}/i.test(d);
+}
+
 function readable(s: string): boolean {
   return /^[\x20-\x7e\n]+$/.test(s) && /[a-z]{3}/i.test(s);
 }
@@ -104,7 +125,8 @@ export interface UrlCarriesDataOptions {
 }
 
 /** Why a URL carries data, or undefined when it does not. */
-export function urlCarriesData(raw: string, options: UrlCarriesDataOptions = {}): string | undefined {
+export function urlCarriesData(rawUrl: string, options: UrlCarriesDataOptions = {}): string | undefined {
+  const raw = decodeCharRefs(rawUrl);
   if (/^javascript:|^data:text\/html/i.test(raw)) return 'script';
   if (PLACEHOLDER.test(raw)) return 'placeholder';
   let url: URL;
@@ -142,6 +164,7 @@ export function urlCarriesData(raw: string, options: UrlCarriesDataOptions = {})
   // An image whose path spells out text ("/p/quarterly%20revenue.png", "/c/jane+doe+salary.gif").
   if (options.image) {
     for (const seg of url.pathname.split('/')) {
+      if (base64Text(seg.replace(/\.[A-Za-z0-9]{2,5}$/, ''))) return 'path-payload';
       const decoded = safeDecode(seg);
       if (decoded !== seg && decoded.split(/\s+/).filter((w) => /[A-Za-z]{2,}/.test(w)).length >= 2) return 'words-in-image-path';
     }

@@ -13,8 +13,10 @@ import type { DetectedSpan } from './types.js';
 export const PII_TYPES = ['EMAIL_ADDRESS', 'PHONE_NUMBER', 'US_SSN', 'CREDIT_CARD', 'IBAN_CODE', 'IP_ADDRESS'] as const;
 export type PiiType = (typeof PII_TYPES)[number];
 
+// Internationalised addresses too (RFC 6531: letters of any script in the local part and the
+// domain, "josé@exemplo.com.br", "用户@例子.广告") and punycode TLDs ("xn--p1ai").
 const EMAIL =
-  /(?<![\w.%+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}(?![\w-])/g;
+  /(?<![\p{L}\p{N}_.%+-])[\p{L}\p{N}][\p{L}\p{N}\p{M}._%+-]{0,63}@[\p{L}\p{N}](?:[\p{L}\p{N}\p{M}-]{0,62})(?:\.[\p{L}\p{N}\p{M}-]{1,63}){0,8}\.(?:\p{L}{2,24}|xn--[a-z0-9-]{2,59})(?![\p{L}\p{N}_-])/gu;
 const SSN = /(?<![\w-])(\d{3})([- ])(\d{2})\2(\d{4})(?![\w-])/g;
 // Nine digits with no separators are an SSN only when SSN words stand right before them.
 const SSN_BARE = /(?<![\w-])(\d{3})(\d{2})(\d{4})(?![\w-])/g;
@@ -25,9 +27,13 @@ const IPV4 = /(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2
 const IPV6 = /(?<![\w:.])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?:(?<=:)(?:\d{1,3}\.){3}\d{1,3})?(?![\w:])/g;
 // German-style area code and slash ("030/1234567", "+49 30/1234567"): the slash only after a trunk 0
 // or a country code, so "2021/2022" and dates stay out.
-const PHONE_SLASH = /(?<![\w+./-])(?:\+\d{1,3} ?\(?0?\)?\d{1,4}|\(?0\d{2,4}\)?) ?\/ ?\d{5,8}(?:[ -]\d{1,6})?(?![\w/]|[.,:-]\d)/g;
+// The subscriber part after the slash may be grouped ("+36 20/392-3900", "0423/900 680").
+const PHONE_SLASH =
+  /(?<![\w+./-])(?:\+\d{1,3} ?\(?0?\)?\d{1,4}|\(?0\d{2,4}\)?) ?\/ ?(?:\d{5,8}(?:[ -]\d{1,6})?|\d{2,4}(?:[ -]\d{2,6}){1,2})(?![\w/]|[.,:-]\d)/g;
+// An area code in parentheses may be five digits with its trunk 0 ("(07806) 5490273"), and the
+// subscriber number after it as short as five ("(0208) 362303").
 const PHONE =
-  /(?<![\w+./-])(?<!\d,)(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,4}\)[ .-]?)?(?:\d{7,12}|\d{1,6}(?:[ .-]\d{1,8}){1,5})(?:(?: ?(?:x|ext\.?) ?)\d{1,5})?(?![\w]|[.,/:-]\d|-[A-Za-z](?![a-z]))/g;
+  /(?<![\w+./-])(?<!\d,)(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,5}\)[ .-]?\d{5,12}|(?:\(\d{1,5}\)[ .-]?)?(?:\d{1,8}(?:[ .-]\d{1,8}){1,5}|\d{7,15}))(?:(?: ?(?:x|ext\.?) ?)\d{1,5})?(?![\w]|[.,/:-]\d|-[A-Za-z](?![a-z]))/g;
 
 // Words that, right before a number, say it is not a phone number or IP address.
 const NOT_PII_CONTEXT =
@@ -36,6 +42,11 @@ const NOT_PII_CONTEXT =
 const PHONE_LABEL = /^(?:office|fax|mobile|cell|home|work|phone|tel|ext|or|and|to|is|for|if|x|on|at|during|between|please|call|text)$/i;
 const PHONE_CONTEXT =
   /\b(?:phone|tel|telephone|call|calling|mobile|mob|cell|cellphone|fax|whatsapp|signal|sms|text|texting|contact|reach|dial|ring|number|no|nr|num|hotline|helpline|landline|handy|telefon|téléphone|teléfono|portable|móvil)\b[^\n\d]{0,24}$/i;
+// Phone words of other languages and scripts (`\b` is ASCII-only): a word in a spaced script stands
+// between non-letters ("Telefonbuch" is not one); Han, Hangul, kana and Thai words are written
+// without spaces and count wherever they stand ("手机号码：…").
+const PHONE_CONTEXT_INTL =
+  /(?:(?<!\p{L})(?:telefone|telefon|telefono|teléfono|téléphone|tél|celular|cel|handy|mobil|mobiel|natel|gsm|puhelin|телефон|тел|моб|мобильный|هاتف|جوال|טלפון|τηλ|τηλέφωνο|điện thoại|sđt)(?!\p{L})|電話|电话|手机|手機|携帯|전화|휴대폰|핸드폰|โทร|เบอร์)[^\n\d]{0,24}$/iu;
 const PHONE_WORD =
   /(?:\b(?:phone|tel|telephone|mobile|cell|fax|whatsapp|hotline|helpline|landline)\b[^\n\d]{0,20}|\b(?:my|our|his|her|their|your) (?:number|no\.?)(?: is)?:?\s{0,3})$/i;
 const DATE_LIKE = /^(?:\d{4}[-./ ]\d{1,2}[-./ ]\d{1,2}|\d{1,2}[-./ ]\d{1,2}[-./ ]\d{2,4})$/;
@@ -94,13 +105,18 @@ function phoneValid(text: string, match: string, start: number): boolean {
   if (digits.length < 7 || digits.length > 15) return false;
   const grouped = /[ .()-]/.test(match.trim());
   const international = match.startsWith('+');
-  const phoneWords = PHONE_CONTEXT.test(text.slice(Math.max(0, start - 40), start));
-  if (!grouped && !international && (digits.length < (phoneWords ? 8 : 10) || digits.length > 11)) return false;
+  const lead = text.slice(Math.max(0, start - 40), start);
+  const phoneWords = PHONE_CONTEXT.test(lead) || PHONE_CONTEXT_INTL.test(lead);
+  // After phone words: "0036 70 …" (the international call prefix 00 instead of "+") up to 15
+  // digits, a mobile number with its trunk 0 or country code ("015112345678", "5511987654321") 13.
+  const maxBare = phoneWords ? (/^00[1-9]/.test(digits) ? 15 : 13) : 11;
+  if (!grouped && !international && (digits.length < (phoneWords ? 8 : 10) || digits.length > maxBare)) return false;
   if (DATE_LIKE.test(core) || /^\d{4}[-/.]\d{1,2}[-/.]\d{1,2}\b/.test(core)) return false;
   if (/^\d{1,3}(?:\.\d{1,3}){3}$/.test(core)) return false; // an IP address
   if (/^\d+\.\d+$/.test(core)) return false; // a decimal number
   if (/\d\.\d/.test(core) && !/^(?:\+?\d{1,4}[. ])?\d{2,4}(?:\.\d{2,4}){2,}$/.test(core)) return false;
   if (/^\d{4}-\d{3}$/.test(core)) return false; // a postal code (NNNN-NNN)
+  if (!phoneWords && !international && /^\d{5}-\d{4,5}$/.test(core)) return false; // a ZIP+4 or other NNNNN-NNNN postal code
   if (/^\d{4}\.\d{4}\.\d{4}$/.test(core)) return false; // a MAC address in Cisco notation
   if (/[ .-]\d$/.test(core) && !international && !phoneWords) return false; // a check digit ("0210-0002-1"), not a subscriber number
   if (/^\d{3}-\d{2}-\d{4}$/.test(core)) return false; // SSN-shaped: an SSN or nothing
@@ -124,7 +140,8 @@ function phoneValid(text: string, match: string, start: number): boolean {
   // A bare run of 10-11 digits is a phone number only when something says so: a counter, size or
   // timestamp has the same shape.
   if (!grouped && !international && !phoneWords) return false;
-  if (!international && !/[()]/.test(core) && digits.length <= 9) {
+  // After phone words the next word is the sentence going on ("at 2392 3900 after 9am").
+  if (!international && !phoneWords && !/[()]/.test(core) && digits.length <= 9) {
     const next = /^[ \t]+([A-Za-z]+)/.exec(text.slice(start + match.length, start + match.length + 24));
     if (next && !PHONE_LABEL.test(next[1]!)) return false;
   }
@@ -164,7 +181,7 @@ export function detectPii(text: string, types: ReadonlySet<PiiType> | undefined 
         if (v.length >= 6 && /[0-9a-fA-F]{2}/.test(v) && isIPv6(v)) push(found, 'IP_ADDRESS', m.index, m.index + v.length);
       }
   }
-  if (want('PHONE_NUMBER') && /\d\)? ?\/ ?\d{5}/.test(text))
+  if (want('PHONE_NUMBER') && /\d\)? ?\/ ?\d{3}/.test(text))
     for (const m of text.matchAll(PHONE_SLASH)) {
       const digits = m[0].replace(/\D/g, '').length;
       if (digits >= 7 && digits <= 15 && !NOT_PII_CONTEXT.test(contextBefore(text, m.index)))

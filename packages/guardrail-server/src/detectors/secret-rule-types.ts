@@ -14,6 +14,11 @@ export interface SecretRule {
   check?: (value: string) => boolean;
   /** Extra check on the text around the value (`start` is the value's offset). */
   context?: (text: string, start: number) => boolean;
+  /**
+   * The rule keys on a credential *name* (`password=`, `api_key:`, `<secret>`), not on a token's
+   * own shape: what it finds is credential-like but unverified (see NAME_KEYED_SEVERITY).
+   */
+  nameKeyed?: true;
 }
 
 const TRIVIAL =

@@ -299,6 +299,16 @@ export const MORE_VENDORS: readonly string[] = [
   'gh_secret',
   'django_secret',
   'jwt_secret',
+  'braintrust',
+  'cloudinary',
+  'aiven',
+  'smartsheet',
+  'duo',
+  'elastic',
+  'vonage',
+  'nexmo',
+  'mux',
+  'contentstack',
 ];
 
 const CONN_CONTEXT =
@@ -347,6 +357,7 @@ export const CREDENTIAL_RULES: readonly SecretRule[] = [
   {
     // A secret-named XML element: <password>…</password>, <aws_secret_key>…</aws_secret_key>.
     id: 'xml-secret-element',
+    nameKeyed: true,
     re: new RegExp(`<(${SECRET_NAME})>([^<>\\s]{6,200})</\\1>`, 'gi'),
     group: 2,
     minEntropy: 2.5,
@@ -370,6 +381,7 @@ export const CREDENTIAL_RULES: readonly SecretRule[] = [
     // A whole config line `password: tiger42` / `DB_PASSWORD=tiger42` (.env, .ini, YAML,
     // properties), unquoted: the value runs to the end of the line.
     id: 'password-line',
+    nameKeyed: true,
     re: /^[ \t]*(?:-[ \t]+|export[ \t]+)?([\w.-]{0,40}(?:password|passwd|pwd|passphrase)[\w.-]{0,20})[ \t]*[:=][ \t]*([^\s"'`#;,{}()<>[\]]{6,100})[ \t]*\r?$/gim,
     group: 2,
     minEntropy: 2.5,
@@ -422,6 +434,7 @@ export const CREDENTIAL_RULES: readonly SecretRule[] = [
     // entropy is low; instead of an entropy floor the literal must look chosen, not referenced or
     // described (passwordLiteralOk).
     id: 'password-assignment',
+    nameKeyed: true,
     minEntropy: 2.5,
     re: /((?:password|passwd|passphrase|pwd|pass(?!port|age|enger|ive|ing|thr|ed\b|es\b))[\w.-]{0,20})["'`]?\s{0,3}(?::{1,3}=|=>|==|=|:)\s{0,3}@?(["'`])([^"'`\n]{6,100})\2/gi,
     group: 3,
@@ -447,7 +460,8 @@ export const GENERIC_NAME_RULES: readonly SecretRule[] = [
     // is …") holding a long random value: both letters and digits, 20+ characters, 3.5+ bits of
     // entropy per character. Compound names (`public_key`, `cache_key`) are the generic rule's.
     id: 'generic-key-value',
-    re: /(?<![\w.-])(?:key|apikey|api[ _-]key|token|access[ _-]?token|secret|auth[ _-]?token)["'`]?\s{0,3}(?:=|:|\s+is\s+)\s{0,3}["'`]?([A-Za-z0-9_/+=~.-]{20,200})(?![\w/+=~.-])/gi,
+    nameKeyed: true,
+    re: /(?<![\w.-])(?:key|apikey|api[ _-]key|token|access[ _-]?token|secret|auth[ _-]?token)["'`]?\s{0,3}(?:=|:|\s+is\s+)\s{0,3}["'`]?([A-Za-z0-9_/+=~.-]{20,400})(?![\w/+=~.-])/gi,
     group: 1,
     minEntropy: 3.5,
     keywords: ASSIGNED_WORDS(['key', 'token', 'secret']),
@@ -457,6 +471,7 @@ export const GENERIC_NAME_RULES: readonly SecretRule[] = [
     // A camelCase variable named for a credential (`stripeKey := "…"`, `const apiToken = '…'`):
     // case-sensitive, so "monkey" or "turkey" never match.
     id: 'camelcase-secret-assignment',
+    nameKeyed: true,
     re: /(?<=[a-z0-9])(?:Key|Token|Secret|Password|Passwd|Pwd|Credentials?)\s{0,3}(?::=|=|:)\s{0,3}["'`]([A-Za-z0-9_/+=~.!@#%^&*-]{16,200})["'`]/g,
     group: 1,
     minEntropy: 3.5,

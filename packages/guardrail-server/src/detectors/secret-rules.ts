@@ -10,6 +10,7 @@
  */
 
 import { CREDENTIAL_RULES, GENERIC_NAME_RULES, MORE_VENDORS, PROVIDER_PREFIX_RULES } from './secret-rules-extra.js';
+import { PREFIXED_TOKEN_RULES } from './secret-rules-prefixed.js';
 import { isTrivialCredential, type SecretRule } from './secret-rule-types.js';
 
 export { isTrivialCredential, type SecretRule } from './secret-rule-types.js';
@@ -24,6 +25,7 @@ const hasDigitAndLetter = (v: string) => /\d/.test(v) && /[A-Za-z]/.test(v);
 
 export const SECRET_RULES: readonly SecretRule[] = [
   ...PROVIDER_PREFIX_RULES,
+  ...PREFIXED_TOKEN_RULES,
   ...CREDENTIAL_RULES,
   {
     id: 'private-key',
@@ -219,6 +221,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   {
     // A vendor's name in the variable, any token-shaped value (after gitleaks' keyword rules).
     id: 'vendor-key-assignment',
+    nameKeyed: true,
     re: new RegExp(
       `(?<![A-Za-z])(?:snyk|sonar|sumologic|sumo_|heroku|hubspot|messagebird|message_bird|sourcegraph|mailgun|twilio|sendgrid|datadog|newrelic|new_relic|pagerduty|algolia|airtable|asana|bitbucket|circleci|contentful|dropbox|netlify|postman|rapidapi|travis|typeform|zendesk|launchdarkly|mapbox|plaid|pulumi|sentry|zapier|octopus|(?:${MORE_VENDORS.join('|')})[\\w.-]{0,20}(?:key|token|secret|pass|pwd|auth|credential|pat|sid|login))[\\w.-]{0,30}["'\`]?\\s{0,3}(?::{1,3}=|\\?=|:=|=>|=|:)\\s{0,3}["'\`]?([A-Za-z0-9_=+/.-]{10,100})(?![\\w(])`,
       'gi',
@@ -268,6 +271,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   {
     // Generic assignment to a secret-sounding name, with an entropy floor on the value.
     id: 'generic-secret-assignment',
+    nameKeyed: true,
     // Anchored on the secret word (fast to scan for); the rest of the name is read backwards.
     re: /((?:api[_.-]?key|apikey|secret|token|passwd|password|pwd|auth[_.-]?key|_auth|authtoken|credentials?|access[_.-]?key|private[_.-]?key|client[_.-]?secret|_key)[\w.-]{0,20})["'`]?\s{0,3}(?::{1,3}=|\?=|=>|=|:|,)\s{0,3}["'`]?([A-Za-z0-9_/+=~.!@#%^&*-]{8,120})/gi,
     group: 2,

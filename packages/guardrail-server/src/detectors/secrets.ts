@@ -2,6 +2,13 @@
  * Secrets and credentials: provider token formats (secret-rules.ts, after gitleaks and
  * secretlint) plus secret-named assignments whose value has enough entropy. Placeholders
  * (`xxxx`, `<token>`, `${VAR}`, `changeme`) are not secrets.
+ *
+ * Two grades of finding. A provider's token shape, a private key, a password inside a URI or
+ * connection string is a credential: severity `critical`. A value found only because a name says
+ * "credential" (`api_key = "…random…"`, `password: …`) is credential-like but unverified — often a
+ * real secret, sometimes a test fixture, an ID or another provider's near miss: severity `high`
+ * (NAME_KEYED_SEVERITY), which the engine redacts instead of refusing by default
+ * (`secrets.name_keyed`).
  */
 import { Buffer } from 'node:buffer';
 import { isRepeatedUnit } from './secret-rule-types.js';
@@ -86,19 +93,50 @@ function keywordsIn(text: string): Set<string> {
   return found;
 }
 
+/** Severity of a span found only by a name-keyed rule (the rest are `critical`). */
+export const NAME_KEYED_SEVERITY = 'high';
+
+/** Ids of the rules that key on a credential name rather than a token's own shape. */
+export const NAME_KEYED_SECRET_RULES: readonly string[] = [...new Set(SECRET_RULES.filter((r) => r.nameKeyed).map((r) => r.id))];
+
 /** Which rules to run, and extra options. */
 export interface DetectSecretsOptions {
   /** Rule ids to skip. */
   disabledRules?: ReadonlySet<string>;
+  /**
+   * The object member name `text` is the value of (a JSON key in tool-call arguments or handoff
+   * state): name-keyed rules read it as the value's variable name, so `{"password": "…"}` is
+   * judged like `password = "…"`. Only its last 40 characters are used.
+   */
+  memberName?: string;
 }
 
-/** Finds secret spans in `text`. Overlapping hits collapse to the widest span. */
+// A member name worth reading as a variable name: it holds a credential word.
+const CREDENTIAL_NAME = /(?:pass|pwd|secret|token|key|credential|auth)[\w.-]{0,20}$/i;
+
+/**
+ * Finds secret spans in `text`. Overlapping hits collapse to the widest span; a merged span is
+ * `critical` with the provider rule's id when any rule in it is not name-keyed.
+ */
 export function detectSecrets(text: string, options: DetectSecretsOptions = {}): DetectedSpan[] {
+  const direct = scan(text, options.disabledRules);
+  const name = options.memberName?.slice(-40);
+  // A one-line value under a credential-named member: scan it again as `name="value"` and keep the
+  // hits inside the value (the member name itself is a key field, scanned on its own).
+  if (name === undefined || !CREDENTIAL_NAME.test(name) || text.length > 1000 || /[\r\n"]/.test(text)) return direct;
+  const prefix = `${name.replace(/["\r\n]/g, '')}="`;
+  const named = scan(`${prefix}${text}"`, options.disabledRules)
+    .filter((s) => s.start >= prefix.length && s.end <= prefix.length + text.length)
+    .map((s) => ({ ...s, start: s.start - prefix.length, end: s.end - prefix.length }));
+  return named.length === 0 ? direct : mergeSpans([...direct, ...named]);
+}
+
+function scan(text: string, disabledRules: ReadonlySet<string> | undefined): DetectedSpan[] {
   const found: DetectedSpan[] = [];
   if (text.length < 8) return found;
   const present = keywordsIn(text);
   for (const rule of SECRET_RULES) {
-    if (options.disabledRules?.has(rule.id)) continue;
+    if (disabledRules?.has(rule.id)) continue;
     if (rule.keywords && !rule.keywords.some((k) => present.has(k))) continue;
     rule.re.lastIndex = 0;
     let n = 0;
@@ -109,12 +147,12 @@ export function detectSecrets(text: string, options: DetectSecretsOptions = {}):
         continue;
       // A provider prefix on one unit repeated ("sk_live_0000…", "abcabc…") is a stand-in; the
       // generic rules hold their values to the stricter isTrivialCredential.
-      if (isRepeatedUnit(value.replace(/^(?:[A-Za-z]{2,10}[_-]){1,3}/, ''))) continue;
+      if (isRepeatedUnit(value.replace(/^(?:[A-Za-z][A-Za-z0-9]{1,9}[_-]){1,3}/, ''))) continue;
       if (rule.check && !rule.check(value)) continue;
       if (rule.context && !rule.context(text, start)) continue;
       if (rule.minEntropy !== undefined && shannonEntropy(value) < rule.minEntropy) continue;
       if (rule.id === 'generic-secret-assignment' && !genericValueOk(nameBefore(text, m.index) + (m[1] ?? ''), value)) continue;
-      found.push({ type: rule.id, start, end: start + value.length, severity: 'critical' });
+      found.push({ type: rule.id, start, end: start + value.length, severity: rule.nameKeyed ? NAME_KEYED_SEVERITY : 'critical' });
     }
   }
   return mergeSpans(found);
@@ -127,6 +165,8 @@ function mergeSpans(spans: DetectedSpan[]): DetectedSpan[] {
     const last = out[out.length - 1];
     if (last && s.start < last.end) {
       last.end = Math.max(last.end, s.end);
+      // A provider's shape anywhere in the merged span makes it a verified credential.
+      if (s.severity === 'critical' && last.severity !== 'critical') Object.assign(last, { type: s.type, severity: 'critical' });
       continue;
     }
     out.push({ ...s });

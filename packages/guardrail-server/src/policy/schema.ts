@@ -86,6 +86,11 @@ export const PolicySchema = z
       .object({
         /** Rule ids to turn off (see README for the list). */
         disabled_rules: z.array(z.string().min(1)).default([]),
+        /**
+         * A credential-like value found only under a credential name (`api_key = "…"`, no provider's
+         * token shape): MODIFY redacts it on every action type; BLOCK treats it like any secret.
+         */
+        name_keyed: modifyBlock.default('MODIFY'),
         agent_input: modifyBlock.default('BLOCK'),
         tool_call: modifyBlock.default('BLOCK'),
         tool_output: modifyBlock.default('MODIFY'),
@@ -95,6 +100,7 @@ export const PolicySchema = z
       .strict()
       .default({
         disabled_rules: [],
+        name_keyed: 'MODIFY',
         agent_input: 'BLOCK',
         tool_call: 'BLOCK',
         tool_output: 'MODIFY',

@@ -1,0 +1,74 @@
+// Provider families added for issue 13 (secret-rules-prefixed.ts): one generated token per family,
+// and for each the look-alike it must leave alone (wrong length, wrong alphabet, one unit
+// repeated, a placeholder). Token bodies come from a seeded generator, never from a scanner's tests.
+import { describe, expect, it } from 'vitest';
+import { detectSecrets } from '../src/index.js';
+
+let seed = 0x2545f491;
+function rand(): number {
+  seed ^= seed << 13;
+  seed ^= seed >>> 17;
+  seed ^= seed << 5;
+  return (seed >>> 0) / 0x100000000;
+}
+const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+function body(n: number, alphabet = ALNUM): string {
+  for (;;) {
+    let s = '';
+    for (let i = 0; i < n; i++) s += alphabet[Math.floor(rand() * alphabet.length)];
+    if (/\d/.test(s) && /[A-Za-z]/.test(s)) return s;
+  }
+}
+const hex = (n: number) => body(n, '0123456789abcdef');
+const lower = (n: number) => body(n, 'abcdefghijklmnopqrstuvwxyz0123456789');
+const uuid = () => `${hex(8)}-${hex(4)}-${hex(4)}-${hex(4)}-${hex(12)}`;
+
+const ids = (text: string) => detectSecrets(text).map((s) => s.type);
+
+describe('prefixed provider tokens', () => {
+  const cases: Array<[string, string, string]> = [
+    ['openrouter-api-key', `sk-or-v1-${hex(64)}`, `sk-or-v1-${hex(60)}`],
+    ['langsmith-api-key', `lsv2_pt_${hex(32)}_${hex(10)}`, `lsv2_pt_${hex(32)}`],
+    ['langfuse-secret-key', `sk-lf-${uuid()}`, `sk-lf-${hex(32)}`],
+    ['replicate-api-token', `r8_${body(37)}`, `r8_${body(20)}`],
+    ['pinecone-api-key', `pcsk_${body(5)}_${body(60)}`, `pcsk_${body(5)}`],
+    ['xai-api-key', `xai-${body(80)}`, `xai-${body(40)}`],
+    ['nvidia-api-key', `nvapi-${body(64)}`, `nvapi-${body(30)}`],
+    ['cerebras-api-key', `csk-${lower(48)}`, `csk-${lower(20)}`],
+    ['sk-prefixed-api-key', `sk-${body(48)}`, `sk-${body(16)}`],
+    ['elevenlabs-api-key', `sk_${hex(48)}`, `sk_${hex(20)}`],
+    ['supabase-token', `sbp_${hex(40)}`, `sbp_${hex(12)}`],
+    ['resend-api-key', `re_${body(8)}_${body(24)}`, `re_${body(8)}`],
+    ['stripe-webhook-secret', `whsec_${body(32)}`, `whsec_${body(10)}`],
+    ['netlify-token', `nfp_${body(36)}`, `nfp_${body(10)}`],
+    ['render-api-key', `rnd_${body(32)}`, `rnd_${body(12)}`],
+    ['posthog-personal-key', `phx_${body(43)}`, `phx_${body(20)}`],
+    ['rootly-api-key', `rootly_${hex(64)}`, `rootly_${hex(30)}`],
+    ['spectralops-token', `spu-${hex(32)}`, `spu-${hex(16)}`],
+    ['bitbucket-data-center-token', `BBDC-${body(44)}`, `BBDC-${body(43)}`],
+    ['google-oauth-refresh-token', `1//0${body(60)}`, `1//0${body(10)}`],
+  ];
+
+  it.each(cases)('%s: a generated token is found, as itself', (rule, token) => {
+    const text = `config: ${token}\n`;
+    const spans = detectSecrets(text);
+    expect(spans.map((s) => s.type)).toEqual([rule]);
+    expect(text.slice(spans[0]!.start, spans[0]!.end)).toBe(token);
+    expect(spans[0]!.severity).toBe('critical');
+  });
+
+  it.each(cases)('%s: the wrong length or a stand-in is not that provider', (rule, _token, lookAlike) => {
+    expect(ids(`see ${lookAlike} in the docs`)).not.toContain(rule);
+  });
+
+  it.each([
+    ['one unit repeated behind the prefix', `sk-or-v1-${'ab12'.repeat(16)}`],
+    ['a placeholder', 'OPENROUTER_API_KEY=sk-or-v1-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'],
+    ['a CSS class that starts with sk-', '<div class="sk-spinner sk-fading-circle">'],
+    ['a UUID after an API word', `API-${uuid()}`],
+    ['a page slug of 32 hex digits', `https://team.example.site/API-${hex(32).toUpperCase()}`],
+    ['an alphabet run as a stand-in', `sk-${'abcdefghij'}${body(30)}`],
+  ])('%s is not a secret', (_name, text) => {
+    expect(detectSecrets(text)).toEqual([]);
+  });
+});

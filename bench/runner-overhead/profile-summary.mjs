@@ -2,7 +2,10 @@
 // (Baton package, SDK, SQLite, zod, OpenTelemetry, Node internals…) and the top functions.
 //
 //   N=3000 node --cpu-prof --cpu-prof-dir=/tmp/prof bench/runner-overhead/_drive.mjs
-//   node bench/runner-overhead/profile-summary.mjs /tmp/prof/CPU.*.cpuprofile [--top 40] [--runs 3050]
+//   node bench/runner-overhead/profile-summary.mjs /tmp/prof/CPU.*.cpuprofile [--top 40] [--runs 3050] [--inclusive REGEX]
+//
+// --inclusive lists the total time (self and everything called) of the functions whose
+// "name file" matches REGEX, e.g. 'checkGuardrail|flush|sdkRunner|startSpan'.
 //
 // --runs divides the times by the number of runs in the profile (warm-up included), so the areas
 // read as ms per run.
@@ -16,6 +19,7 @@ const opt = (name, fallback) => {
 const file = args.find((a) => a.endsWith('.cpuprofile'));
 if (!file) throw new Error('usage: profile-summary.mjs <file.cpuprofile> [--top N] [--runs N]');
 const TOP = opt('top', 40);
+const INCLUSIVE = args.includes('--inclusive') ? new RegExp(args[args.indexOf('--inclusive') + 1]) : undefined;
 const RUNS = opt('runs', 0);
 const profile = JSON.parse(readFileSync(file, 'utf8'));
 
@@ -93,4 +97,27 @@ for (const [area, ms] of [...areas].sort((a, b) => b[1] - a[1])) {
 console.log(`\ntop ${TOP} functions by self time:`);
 for (const [key, ms] of [...fns].sort((a, b) => b[1] - a[1]).slice(0, TOP)) {
   console.log(`  ${fmt(ms)} ${((100 * ms) / busy).toFixed(1).padStart(5)} %  ${key}`);
+}
+
+if (INCLUSIVE) {
+  // Each sample counts once for every distinct matching function on its stack.
+  const label = (n) =>
+    `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*\/(packages|node_modules)\//, '$1/')}:${n.callFrame.lineNumber + 1}`;
+  const inclusive = new Map();
+  for (const node of profile.nodes) {
+    const ms = self.get(node.id) ?? 0;
+    if (!ms) continue;
+    const seen = new Set();
+    for (let id = node.id; id !== undefined; id = parent.get(id)) {
+      const key = label(byId.get(id));
+      if (!seen.has(key) && INCLUSIVE.test(key)) {
+        seen.add(key);
+        inclusive.set(key, (inclusive.get(key) ?? 0) + ms);
+      }
+    }
+  }
+  console.log(`\ninclusive time of functions matching ${INCLUSIVE}:`);
+  for (const [key, ms] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, TOP)) {
+    console.log(`  ${fmt(ms)} ${((100 * ms) / busy).toFixed(1).padStart(5)} %  ${key}`);
+  }
 }

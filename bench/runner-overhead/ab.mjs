@@ -7,8 +7,10 @@
 //
 //   # the older build, copied while the older commit is built (the directory is git-ignored locally):
 //   mkdir -p packages/runner/.before && cp -r packages/runner/dist packages/runner/.before/dist
-//   BEFORE=packages/runner/.before/dist/index.js N=300 node bench/runner-overhead/ab.mjs
+//   BEFORE=packages/runner/.before/dist/index.js N=300 [ONLY='allow-all, SQLite'] node bench/runner-overhead/ab.mjs
 //
+// ONLY keeps the Baton variants whose name contains it (raw always runs): fewer variants per
+// round, more rounds in the same time, for a difference smaller than the noise of one run.
 // The older build must sit inside packages/runner (its bare imports, ajv among them, resolve from
 // that package's node_modules).
 import { pathToFileURL } from 'node:url';
@@ -28,17 +30,20 @@ const exporter = new InMemorySpanExporter();
 const tracing = setupTracing({ serviceName: 'ab', exporter, processor: 'batch', env: {} });
 const engine = createInProcessGuardrail(createGuardrailEngine());
 
+const only = process.env.ONLY;
 const variants = [rawVariant()];
 for (const [label, build] of [
   ['before', OLD],
   ['after', undefined],
 ]) {
   const from = build ? { build } : {};
-  variants.push(
-    await batonVariant({ name: `baton ${label}, in-process engine, SQLite`, validator: engine, ...from }),
-    await batonVariant({ name: `baton ${label}, allow-all, SQLite`, validator: allowAllValidator, ...from }),
-    await batonVariant({ name: `baton ${label}, allow-all, memory store`, validator: allowAllValidator, store: 'memory', ...from }),
-  );
+  for (const options of [
+    { name: `baton ${label}, in-process engine, SQLite`, validator: engine },
+    { name: `baton ${label}, allow-all, SQLite`, validator: allowAllValidator },
+    { name: `baton ${label}, allow-all, memory store`, validator: allowAllValidator, store: 'memory' },
+  ]) {
+    if (!only || options.name.includes(only)) variants.push(await batonVariant({ ...options, ...from }));
+  }
 }
 const rows = await measureInterleaved(variants, { iterations: N, warmup: 30, afterRound: (i) => i % 50 === 49 && exporter.reset() });
 for (const v of variants) await v.close();

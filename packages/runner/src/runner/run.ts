@@ -138,16 +138,19 @@ async function execute(
       }
       // The last writes, the state the result reports and the lock release: one commit where the
       // store can, the state read while the lock is still ours either way.
-      const state = (await writes.finish(lock, () => (released = true)))?.state ?? {};
+      const state =
+        (
+          await writes.finish(lock, {
+            onReleased: () => (released = true),
+            onReleaseError: (error) => warnReleaseFailed(ctx, threadId, error),
+          })
+        )?.state ?? {};
       const result = completedResult(base(), outcome, state);
       root.span.setAttribute('baton.run.status', outcome.status);
       endSpan(root.span, outcome.error);
       return result;
     } finally {
-      if (!released)
-        await lock
-          .release()
-          .catch((error: unknown) => ctx.logger.warn('could not release thread lock', { thread_id: threadId, error: toErrorInfo(error) }));
+      if (!released) await lock.release().catch((error: unknown) => warnReleaseFailed(ctx, threadId, error));
     }
   } catch (error) {
     // Another tenant's thread is a caller mistake, thrown like an unknown agent.
@@ -168,6 +171,11 @@ async function execute(
     clearTimeout(timer);
     request.signal?.removeEventListener('abort', onCallerAbort);
   }
+}
+
+/** A lock that could not be released runs out with its lease: logged, the call's result stands. */
+function warnReleaseFailed(ctx: RunnerContext, threadId: string, error: unknown): void {
+  ctx.logger.warn('could not release thread lock', { thread_id: threadId, error: toErrorInfo(error) });
 }
 
 /**

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { StoreError } from '../store/errors.js';
 import type {
   AuditRecord,
   CreateRunInput,
@@ -76,14 +77,18 @@ export class WriteBuffer {
    * Ends the call: commits what is queued, reads the thread (the state the result reports) and
    * releases `lock`, in one atomic change when the store has `commitAndRelease` (and batches),
    * else flushes and reads with the lock still held. `onReleased` is called when the lock is
-   * handed to the store to release (the store frees it even when the writes fail).
+   * handed to the store to release (the store frees it even when the writes fail);
+   * `onReleaseError` when the writes committed but the release failed.
    */
-  async finish(lock: ThreadLock, onReleased: () => void): Promise<ThreadRecord | undefined> {
+  async finish(
+    lock: ThreadLock,
+    hooks: { onReleased(): void; onReleaseError(error: StoreError): void },
+  ): Promise<ThreadRecord | undefined> {
     if (this.batch && typeof this.store.commitAndRelease === 'function') {
       const writes = this.queue;
       this.queue = [];
-      onReleased();
-      return this.store.commitAndRelease({ writes, lock });
+      hooks.onReleased();
+      return this.store.commitAndRelease({ writes, lock, onReleaseError: hooks.onReleaseError });
     }
     await this.flush();
     return this.store.getThread(lock.threadId);

@@ -1,5 +1,6 @@
 /** Run statuses and plain JSON objects: the one contracts, from `@baton/manifest/contracts`. */
 import type { JsonObject, RunStatus } from '@baton/manifest/contracts';
+import type { StoreError } from './errors.js';
 export { RUN_STATUSES, type JsonObject, type RunStatus } from '@baton/manifest/contracts';
 
 /** A thread: the unit of conversation and persisted state. */
@@ -113,6 +114,12 @@ export interface CommitAndReleaseOptions {
   writes: readonly StoreWrite[];
   /** A lock this store handed out and that is still held; released by the call. */
   lock: ThreadLock;
+  /**
+   * Told when the writes committed but freeing the lock failed (only stores that run the steps
+   * one after another; the lease then runs out): the call still succeeds, as a failed
+   * `lock.release()` after a commit never undid it. Default: ignored.
+   */
+  onReleaseError?: (error: StoreError) => void;
 }
 
 /** One write of a {@link ThreadStore.writeBatch}: the same inputs as the method of that name. */

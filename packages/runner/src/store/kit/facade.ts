@@ -308,7 +308,10 @@ export function createThreadStoreFacade(backend: StoreBackend, options: ThreadSt
     commitAndRelease: (commitOptions) =>
       op('commitAndRelease', async () => {
         if (!isPlainObject(commitOptions)) throw new InvalidStoreInputError('commitAndRelease options must be an object');
-        const { writes, lock: held } = commitOptions;
+        const { writes, lock: held, onReleaseError } = commitOptions;
+        if (onReleaseError !== undefined && typeof onReleaseError !== 'function') {
+          throw new InvalidStoreInputError('commitAndRelease: onReleaseError must be a function');
+        }
         const state = held !== null && typeof held === 'object' ? lockState.get(held) : undefined;
         if (!state || !heldLocks.has(held)) {
           throw new InvalidStoreInputError('commitAndRelease: lock must be a lock this store handed out and still holds');
@@ -336,7 +339,12 @@ export function createThreadStoreFacade(backend: StoreBackend, options: ThreadSt
               .catch(() => undefined);
             throw error;
           }
-          await backend.releaseLock(threadId, token);
+          // Committed: a release that fails now leaves the lock to its lease, not the writes undone.
+          try {
+            await backend.releaseLock(threadId, token);
+          } catch (error) {
+            onReleaseError?.(mapError(error, 'releaseThreadLock'));
+          }
         };
         await state.release();
         return thread;

@@ -5,7 +5,7 @@
 // (process.cpuUsage) per run: on a machine busier than its cores, wall time of a
 // multi-millisecond run is dominated by preemption, CPU time is not.
 //
-//   # the older build, copied while the older commit is built (the directory is git-ignored locally):
+//   # the older build, copied while the older commit is built (keep the copy out of git, e.g. in .git/info/exclude):
 //   mkdir -p packages/runner/.before && cp -r packages/runner/dist packages/runner/.before/dist
 //   BEFORE=packages/runner/.before/dist/index.js N=300 [ONLY='allow-all, SQLite'] node bench/runner-overhead/ab.mjs
 //

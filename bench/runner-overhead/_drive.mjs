@@ -4,29 +4,24 @@
 //   STAT=1     time every ThreadStore call (calls, ms per run, µs per call)
 //   MEM=1      memory store instead of SQLite      NOTRACE=1  no OpenTelemetry SDK
 //   NOOPG=1    a guardrail that answers ALLOW at once (no engine)
-//   N=1500 node --cpu-prof --cpu-prof-dir=/tmp/prof bench/runner-overhead/_drive.mjs
+//   N=3000 node --cpu-prof --cpu-prof-dir=/tmp/prof bench/runner-overhead/_drive.mjs
+//   node bench/runner-overhead/profile-summary.mjs /tmp/prof/CPU.*.cpuprofile --runs 3050
 // Needs built packages (`npx turbo run build --filter=@baton/runner...`).
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTraceProcessors } from '@openai/agents-core';
 import { createInProcessGuardrail } from '@baton/guardrail-client';
 import { createGuardrailEngine } from '@baton/guardrail-server';
-import { OfflineModelProvider, Runner, createSqliteThreadStore, createMemoryThreadStore, loadAgentRegistry } from '@baton/runner';
 import { setupTracing } from '@baton/tracing';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
-import { SCENARIO, getCase, writeAgents } from './fixture.mjs';
+import { allowAllValidator, batonVariant } from './variants.mjs';
 const N = Number(process.env.N ?? 500);
-const dir = writeAgents('blocking');
 setTraceProcessors([]);
 const exporter = new InMemorySpanExporter();
 const tracing = process.env.NOTRACE ? null : setupTracing({ serviceName: 'b', exporter, processor: 'batch', env: {} });
-const engine = createGuardrailEngine();
-const inner = createInProcessGuardrail(engine);
+const inner = createInProcessGuardrail(createGuardrailEngine());
 let gms = 0;
 const validator = process.env.NOOPG
-  ? { validate: async (r) => ({ action_id: r.action_id, decision: 'ALLOW', reason_code: 'OK', reason_message: 'ok' }) }
+  ? allowAllValidator
   : {
       validate: async (r, o) => {
         const t = performance.now();
@@ -35,45 +30,38 @@ const validator = process.env.NOOPG
         return x;
       },
     };
-const store = process.env.MEM
-  ? createMemoryThreadStore()
-  : createSqliteThreadStore({ file: join(mkdtempSync(join(tmpdir(), 'prof-store-')), 'b.db') });
 const stat = {};
-const timedStore = process.env.STAT
-  ? new Proxy(store, {
-      get(t, k) {
-        const v = t[k];
-        if (typeof v !== 'function') return v;
-        return async (...a) => {
-          const s0 = performance.now();
-          try {
-            return await v.apply(t, a);
-          } finally {
-            const e = (stat[k] ??= [0, 0]);
-            e[0]++;
-            e[1] += performance.now() - s0;
-          }
-        };
-      },
-    })
-  : store;
-const runner = new Runner({
-  registry: await loadAgentRegistry({ dir }),
-  tools: { get_case: getCase },
-  guardrails: validator,
-  store: timedStore,
-  modelProvider: new OfflineModelProvider(SCENARIO),
-  modelLabel: 'offline',
+const timed = (store) =>
+  new Proxy(store, {
+    get(t, k) {
+      const v = t[k];
+      if (typeof v !== 'function') return v;
+      return async (...a) => {
+        const s0 = performance.now();
+        try {
+          return await v.apply(t, a);
+        } finally {
+          const e = (stat[k] ??= [0, 0]);
+          e[0]++;
+          e[1] += performance.now() - s0;
+        }
+      };
+    },
+  });
+const variant = await batonVariant({
+  name: 'drive',
+  validator,
+  store: process.env.MEM ? 'memory' : 'sqlite',
+  ...(process.env.STAT ? { wrapStore: timed } : {}),
 });
-for (let i = 0; i < 50; i++) await runner.run({ agentId: 'bench.agents.triage', input: 'Refund for case C-1001 please' });
+for (let i = 0; i < 50; i++) await variant.once();
 gms = 0;
 for (const k in stat) delete stat[k];
 const s = [];
 for (let i = 0; i < N; i++) {
   const t = performance.now();
-  const r = await runner.run({ agentId: 'bench.agents.triage', input: 'Refund for case C-1001 please' });
+  await variant.once();
   s.push(performance.now() - t);
-  if (r.status !== 'completed') throw new Error(JSON.stringify(r.error));
   if (i % 100 === 0) exporter.reset();
 }
 s.sort((a, b) => a - b);
@@ -82,5 +70,5 @@ console.log(
 );
 for (const [k, [c, ms]] of Object.entries(stat))
   console.log(k.padEnd(20), (c / N).toFixed(2), 'calls/run', (ms / N).toFixed(3), 'ms/run', ((1000 * ms) / c).toFixed(1), 'us/call');
-await store.close?.();
+await variant.close();
 await tracing?.shutdown();

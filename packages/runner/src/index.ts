@@ -134,6 +134,7 @@ export {
   type AcquireLockOptions,
   type ThreadStore,
   type StoreWrite,
+  type CommitAndReleaseOptions,
   type MergeStateOptions,
 } from './store/index.js';
 

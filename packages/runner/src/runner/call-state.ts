@@ -43,6 +43,8 @@ export interface CallState {
   events: RunnerEventSink;
   /** RunRequest.stream: in-process agents stream the model's answer through `AgentRunState.release`. */
   stream: boolean;
+  /** The thread was created by this call (already locked): no earlier turns, no history read. */
+  freshThread?: boolean;
 }
 
 /** One agent run in progress. */

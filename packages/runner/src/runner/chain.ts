@@ -39,6 +39,8 @@ export interface ChainOptions {
   writes: WriteBuffer;
   /** Continue a paused run instead of starting one. */
   resume?: ResumePlan;
+  /** The thread was created by this call, already locked: it has no earlier items to read. */
+  freshThread?: boolean;
 }
 
 /** What a chain did: the runs and decisions so far, kept even when it throws (see ChainInterrupted). */
@@ -120,6 +122,7 @@ async function runSteps(ctx: RunnerContext, options: ChainOptions, progress: Cha
     events,
     // Nobody to stream to: the answer is checked once, as without streaming.
     stream: request.stream === true && events.active,
+    ...(options.freshThread ? { freshThread: true } : {}),
   };
 
   let agent = first;

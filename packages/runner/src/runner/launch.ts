@@ -54,8 +54,9 @@ export function launchAgent(ctx: RunnerContext, options: LaunchOptions): Promise
     signal,
     blockedError: () => new InputBlockedDuringRace('AGENT_INPUT', 'BLOCK', 'input blocked by guardrail'),
     ...(onRecipient ? { onFirstRequest: onRecipient } : {}),
-    // A run reached through a handoff starts at the boundary: its input (the packet) is all it sees.
-    ...(run.ordinal === 0 && !resume ? { history: () => historyFor(ctx, call, run, signal) } : {}),
+    // A run reached through a handoff starts at the boundary: its input (the packet) is all it
+    // sees. A thread this call created has no earlier turns: nothing to read.
+    ...(run.ordinal === 0 && !resume && !call.freshThread ? { history: () => historyFor(ctx, call, run, signal) } : {}),
     ...hooks,
   });
 }

@@ -102,15 +102,16 @@ async function execute(
       waitMs: ctx.limits.runTimeoutMs,
       signal: controller.signal,
     };
-    const ensured = await ensureThread(ctx, request.threadId, request.auth?.tenant, lockOptions);
+    const ensured = await ensureThread(ctx, { threadId: request.threadId, tenant: request.auth?.tenant, lockOptions });
     accessible = true;
     threadId = ensured.threadId;
     root.span.setAttribute('baton.thread.id', threadId);
     const lock = ensured.lock ?? (await ctx.store.acquireThreadLock(threadId, lockOptions));
+    let released = false;
     try {
       // A thread this call just created under a store-generated id, or created locked, has no
       // runs (nobody else could run on it yet): nothing abandoned to look for, one read saved.
-      if (!ensured.freshGeneratedId) await failAbandonedRuns(ctx, threadId);
+      if (!ensured.freshGeneratedId) await failAbandonedRuns(ctx, { threadId });
       if (resume) resume.suspended = await ctx.approvalGate.claim(threadId, resume);
       else if (!ensured.freshGeneratedId) await ctx.approvalGate.refuseWhileAwaiting(threadId);
       const writes = new WriteBuffer(ctx.store);
@@ -124,25 +125,32 @@ async function execute(
           signal: controller.signal,
           timedOut: () => timedOut,
           writes,
+          freshThread: ensured.freshGeneratedId,
           ...(resume ? { resume } : {}),
         });
         progress = outcome;
       } catch (error) {
+        // What the chain recorded before it stopped is committed before the failure is reported.
+        await writes.flush();
         if (!(error instanceof ChainInterrupted)) throw error;
         progress = error.progress;
         throw error.cause;
-      } finally {
-        await writes.flush();
       }
-      const state = (await ctx.store.getThread(threadId))?.state ?? {};
+      // The last writes, the state the result reports and the lock release: one commit where the
+      // store can, the state read while the lock is still ours either way.
+      const state =
+        (
+          await writes.finish(lock, {
+            onReleased: () => (released = true),
+            onReleaseError: (error) => warnReleaseFailed(ctx, threadId, error),
+          })
+        )?.state ?? {};
       const result = completedResult(base(), outcome, state);
       root.span.setAttribute('baton.run.status', outcome.status);
       endSpan(root.span, outcome.error);
       return result;
     } finally {
-      await lock
-        .release()
-        .catch((error: unknown) => ctx.logger.warn('could not release thread lock', { thread_id: threadId, error: toErrorInfo(error) }));
+      if (!released) await lock.release().catch((error: unknown) => warnReleaseFailed(ctx, threadId, error));
     }
   } catch (error) {
     // Another tenant's thread is a caller mistake, thrown like an unknown agent.
@@ -165,16 +173,31 @@ async function execute(
   }
 }
 
+/** A lock that could not be released runs out with its lease: logged, the call's result stands. */
+function warnReleaseFailed(ctx: RunnerContext, threadId: string, error: unknown): void {
+  ctx.logger.warn('could not release thread lock', { thread_id: threadId, error: toErrorInfo(error) });
+}
+
 /**
  * Runs execute only under the thread lock, so a run still active when the lock is ours belongs
  * to a process that died (its lease expired): record it as crashed before starting again.
  */
-async function failAbandonedRuns(ctx: RunnerContext, threadId: string): Promise<void> {
+async function failAbandonedRuns(ctx: RunnerContext, { threadId }: { threadId: string }): Promise<void> {
   const stale = (await ctx.store.listRuns(threadId)).filter((r) => ACTIVE_RUN_STATUSES.includes(r.status));
   for (const r of stale) {
     await ctx.store.updateRun(r.id, { status: 'failed', error: { code: RUNNER_CRASHED, message: ABANDONED_RUN_MESSAGE } });
     ctx.logger.warn('marked a run abandoned by a dead process as failed', { thread_id: threadId, run_id: r.id, agent_id: r.agentId });
   }
+}
+
+/** Options of {@link ensureThread}. */
+interface EnsureThreadOptions {
+  /** The thread the caller named; absent: a new one. */
+  threadId: string | undefined;
+  /** The caller's tenant (`RunAuth.tenant`): recorded on a new thread, required to match on an existing one. */
+  tenant: string | undefined;
+  /** The lock a store that creates threads locked takes in the same change. */
+  lockOptions: AcquireLockOptions;
 }
 
 /**
@@ -185,9 +208,7 @@ async function failAbandonedRuns(ctx: RunnerContext, threadId: string): Promise<
  */
 async function ensureThread(
   ctx: RunnerContext,
-  threadId: string | undefined,
-  tenant: string | undefined,
-  lockOptions: AcquireLockOptions,
+  { threadId, tenant, lockOptions }: EnsureThreadOptions,
 ): Promise<{ threadId: string; freshGeneratedId: boolean; lock?: ThreadLock }> {
   const owner = tenant !== undefined ? { tenant } : {};
   const check = (thread: { tenant?: string }) => {

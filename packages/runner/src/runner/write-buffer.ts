@@ -1,5 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { AuditRecord, CreateRunInput, JsonObject, StoreWrite, ThreadStore, UpdateRunInput } from '../store/types.js';
+import type { StoreError } from '../store/errors.js';
+import type {
+  AuditRecord,
+  CreateRunInput,
+  JsonObject,
+  StoreWrite,
+  ThreadLock,
+  ThreadRecord,
+  ThreadStore,
+  UpdateRunInput,
+} from '../store/types.js';
 
 /**
  * The writes of one `run()` call. With a store that has `writeBatch`, run creation, appends and
@@ -9,7 +19,8 @@ import type { AuditRecord, CreateRunInput, JsonObject, StoreWrite, ThreadStore, 
  * records are durable. A run therefore reaches the store with its first turn's writes: a process
  * killed before that commit leaves no trace of the run, one killed after it leaves a run the next
  * lock holder (or `recoverAbandonedRuns`) records as crashed. Without `writeBatch` every write
- * goes straight to the store, as before.
+ * goes straight to the store, as before. The call's last commit also reads the thread and releases
+ * its lock in the same change when the store can (see {@link WriteBuffer.finish}).
  */
 export class WriteBuffer {
   private queue: StoreWrite[] = [];
@@ -60,6 +71,27 @@ export class WriteBuffer {
     const writes = this.queue;
     this.queue = [];
     await this.batch(writes);
+  }
+
+  /**
+   * Ends the call: commits what is queued, reads the thread (the state the result reports) and
+   * releases `lock`, in one atomic change when the store has `commitAndRelease` (and batches),
+   * else flushes and reads with the lock still held. `onReleased` is called when the lock is
+   * handed to the store to release (the store frees it even when the writes fail);
+   * `onReleaseError` when the writes committed but the release failed.
+   */
+  async finish(
+    lock: ThreadLock,
+    hooks: { onReleased(): void; onReleaseError(error: StoreError): void },
+  ): Promise<ThreadRecord | undefined> {
+    if (this.batch && typeof this.store.commitAndRelease === 'function') {
+      const writes = this.queue;
+      this.queue = [];
+      hooks.onReleased();
+      return this.store.commitAndRelease({ writes, lock, onReleaseError: hooks.onReleaseError });
+    }
+    await this.flush();
+    return this.store.getThread(lock.threadId);
   }
 
   /** How many writes are queued. */

@@ -27,6 +27,7 @@ export type {
   AcquireLockOptions,
   ThreadStore,
   StoreWrite,
+  CommitAndReleaseOptions,
   MergeStateOptions,
   PendingApproval,
   SuspendedRun,

@@ -149,6 +149,17 @@ function memoryBackend(nowMs: () => number): StoreBackend & { requireRunOnThread
     }
   };
 
+  /** All of `writes` or none: a throw undoes what the earlier ones did. */
+  const writeAll = (writes: readonly PreparedWrite[], at: string): WriteResult[] => {
+    const undo: (() => void)[] = [];
+    try {
+      return writes.map((w) => apply(w, at, undo));
+    } catch (error) {
+      for (let i = undo.length - 1; i >= 0; i--) undo[i]!();
+      throw error;
+    }
+  };
+
   return {
     requireRunOnThread,
     createThread(thread: NewThread, lock?: NewLock) {
@@ -176,14 +187,13 @@ function memoryBackend(nowMs: () => number): StoreBackend & { requireRunOnThread
     listItems: (threadId) => clone(threads.get(threadId)?.items ?? []),
     listAudit: (threadId) => clone(threads.get(threadId)?.audit ?? []),
 
-    write(writes, { at }) {
-      const undo: (() => void)[] = [];
-      try {
-        return writes.map((w) => apply(w, at, undo));
-      } catch (error) {
-        for (let i = undo.length - 1; i >= 0; i--) undo[i]!();
-        throw error;
-      }
+    write: (writes, { at }) => writeAll(writes, at),
+    // Synchronous, so nothing runs between the writes, the read and the release.
+    commitAndRelease(writes, { at, threadId, token }) {
+      writeAll(writes, at);
+      const entry = threads.get(threadId);
+      if (locks.get(threadId)?.token === token) locks.delete(threadId);
+      return entry ? clone(entry.record) : undefined;
     },
 
     tryLock(lock): LockAttempt {

@@ -153,11 +153,29 @@ function sqliteBackend(db: Database.Database, clock: () => Date): StoreBackend {
     deleteLock: db.prepare('DELETE FROM thread_locks WHERE thread_id = ? AND token = ?'),
   };
 
-  const requireThread = (threadId: string): void => {
+  /**
+   * What one transaction already knows exists: threads and runs (run id → its thread) it checked
+   * or created. Rows are never deleted and the transaction holds the write lock, so a check made
+   * once holds for the rest of it; a batch of a turn names the same thread and run many times.
+   */
+  interface Seen {
+    threads: Set<string>;
+    runs: Map<string, string>;
+  }
+  const requireThread = (threadId: string, seen: Seen): void => {
+    if (seen.threads.has(threadId)) return;
     if (!stmt.threadExists.get(threadId)) throw new ThreadNotFoundError(threadId);
+    seen.threads.add(threadId);
   };
-  const requireRunOnThread = (runId: string, threadId: string): void => {
+  const runOwner = (runId: string, seen: Seen): string | undefined => {
+    const known = seen.runs.get(runId);
+    if (known !== undefined) return known;
     const owner = stmt.runThread.get(runId);
+    if (owner !== undefined) seen.runs.set(runId, owner);
+    return owner;
+  };
+  const requireRunOnThread = (runId: string, threadId: string, seen: Seen): void => {
+    const owner = runOwner(runId, seen);
     if (owner === undefined) throw new RunNotFoundError(runId);
     if (owner !== threadId) throw new RunNotFoundError(runId, `on thread ${JSON.stringify(threadId)}`);
   };
@@ -168,21 +186,23 @@ function sqliteBackend(db: Database.Database, clock: () => Date): StoreBackend {
     stmt.upsertLock.run(lock.threadId, lock.owner, lock.token, now(), nowMs() + lock.leaseMs, holderIdentity);
 
   /** One write inside the caller's transaction; a throw rolls the whole transaction back. */
-  const apply = (w: PreparedWrite, at: string, results: boolean): WriteResult => {
+  const apply = (w: PreparedWrite, at: string, results: boolean, seen: Seen): WriteResult => {
     switch (w.op) {
       case 'createRun': {
         const { run } = w;
-        requireThread(run.threadId);
-        if (run.parentRunId !== null) requireRunOnThread(run.parentRunId, run.threadId);
-        if (stmt.runThread.get(run.id) !== undefined) {
+        requireThread(run.threadId, seen);
+        if (run.parentRunId !== null) requireRunOnThread(run.parentRunId, run.threadId, seen);
+        if (runOwner(run.id, seen) !== undefined) {
           throw new InvalidStoreInputError(`createRun violates a store constraint: run id ${JSON.stringify(run.id)} already exists`);
         }
         stmt.insertRun.run(run.id, run.threadId, run.agentId, run.agentVersion, run.status, run.parentRunId, at, at, run.traceId);
+        seen.runs.set(run.id, run.threadId);
         return results ? { ...run, createdAt: at, updatedAt: at, error: null } : undefined;
       }
       case 'writeState': {
         const row = stmt.getThread.get(w.threadId);
         if (!row) throw new ThreadNotFoundError(w.threadId);
+        seen.threads.add(w.threadId);
         if (w.idempotencyKey !== undefined && stmt.recordKey.run(w.threadId, w.idempotencyKey, at).changes === 0) {
           return results ? (JSON.parse(row.state) as JsonObject) : undefined;
         }
@@ -197,19 +217,21 @@ function sqliteBackend(db: Database.Database, clock: () => Date): StoreBackend {
       case 'appendItems': {
         const first = stmt.nextSeq.get(w.threadId);
         if (first === undefined) throw new ThreadNotFoundError(w.threadId);
-        requireRunOnThread(w.runId, w.threadId);
+        seen.threads.add(w.threadId);
+        requireRunOnThread(w.runId, w.threadId, seen);
         w.items.forEach((item, index) => stmt.insertItem.run(w.threadId, first + index, w.runId, at, item));
         stmt.setNextSeq.run(first + w.items.length, at, w.threadId);
         return first;
       }
       case 'appendAudit':
-        requireThread(w.threadId);
-        if (w.runId) requireRunOnThread(w.runId, w.threadId);
+        requireThread(w.threadId, seen);
+        if (w.runId) requireRunOnThread(w.runId, w.threadId, seen);
         stmt.insertAudit.run(w.id, w.threadId, w.runId, w.kind, at, w.data);
         return undefined;
       case 'updateRun': {
         const row = stmt.getRun.get(w.runId);
         if (!row) throw new RunNotFoundError(w.runId);
+        seen.runs.set(w.runId, row.thread_id);
         const nextStatus = w.status ?? row.status;
         assertTransition(w.runId, row.status, nextStatus);
         const nextError = w.error === undefined ? row.error : w.error === null ? null : JSON.stringify(w.error);
@@ -221,16 +243,26 @@ function sqliteBackend(db: Database.Database, clock: () => Date): StoreBackend {
     }
   };
   // Made once: better-sqlite3 builds a wrapper per transaction() call.
-  const writeTx = db.transaction((writes: readonly PreparedWrite[], at: string, results: boolean) =>
-    writes.map((w) => apply(w, at, results)),
-  );
+  const newSeen = (): Seen => ({ threads: new Set(), runs: new Map() });
+  const writeTx = db.transaction((writes: readonly PreparedWrite[], at: string, results: boolean) => {
+    const seen = newSeen();
+    return writes.map((w) => apply(w, at, results, seen));
+  });
+  // The call's last writes, the state it reports and the lock release: one commit, not two.
+  const commitAndReleaseTx = db.transaction((writes: readonly PreparedWrite[], at: string, threadId: string, token: string) => {
+    const seen = newSeen();
+    for (const w of writes) apply(w, at, false, seen);
+    const row = stmt.getThread.get(threadId);
+    stmt.deleteLock.run(threadId, token);
+    return row ? threadFromRow(row) : undefined;
+  });
   const createThreadTx = db.transaction((thread: NewThread, lock: NewLock | undefined) => {
     if (stmt.threadExists.get(thread.id)) throw new StoreError('STORE_THREAD_EXISTS', `thread ${JSON.stringify(thread.id)} already exists`);
     stmt.insertThread.run(thread.id, thread.at, thread.at, thread.stateJson, thread.metadataJson, thread.tenant ?? null);
     if (lock) takeLock(lock);
   });
   const tryLockTx = db.transaction((lock: NewLock): LockAttempt => {
-    requireThread(lock.threadId);
+    requireThread(lock.threadId, newSeen());
     const current = stmt.getLock.get(lock.threadId);
     if (current && current.expires_at > nowMs() && !isCertainlyDead(parseProcessIdentity(current.holder)))
       return { acquired: false, holder: current.owner };
@@ -267,6 +299,7 @@ function sqliteBackend(db: Database.Database, clock: () => Date): StoreBackend {
         data: JSON.parse(row.data) as JsonObject,
       })),
     write: (writes, { at, results }) => writeTx.immediate(writes, at, results),
+    commitAndRelease: (writes, { at, threadId, token }) => commitAndReleaseTx.immediate(writes, at, threadId, token),
     tryLock: (lock) => tryLockTx.immediate(lock),
     renewLock: (threadId, token, leaseMs) => stmt.renewLock.run(nowMs() + leaseMs, threadId, token).changes === 1,
     releaseLock: (threadId, token) => void stmt.deleteLock.run(threadId, token),

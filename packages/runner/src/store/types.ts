@@ -1,5 +1,6 @@
 /** Run statuses and plain JSON objects: the one contracts, from `@baton/manifest/contracts`. */
 import type { JsonObject, RunStatus } from '@baton/manifest/contracts';
+import type { StoreError } from './errors.js';
 export { RUN_STATUSES, type JsonObject, type RunStatus } from '@baton/manifest/contracts';
 
 /** A thread: the unit of conversation and persisted state. */
@@ -107,6 +108,20 @@ export interface MergeStateOptions {
   idempotencyKey?: string;
 }
 
+/** Options of {@link ThreadStore.commitAndRelease}. */
+export interface CommitAndReleaseOptions {
+  /** The last writes, applied in order, all or none (may be empty). */
+  writes: readonly StoreWrite[];
+  /** A lock this store handed out and that is still held; released by the call. */
+  lock: ThreadLock;
+  /**
+   * Told when the writes committed but freeing the lock failed (only stores that run the steps
+   * one after another; the lease then runs out): the call still succeeds, as a failed
+   * `lock.release()` after a commit never undid it. Default: ignored.
+   */
+  onReleaseError?: (error: StoreError) => void;
+}
+
 /** One write of a {@link ThreadStore.writeBatch}: the same inputs as the method of that name. */
 export type StoreWrite =
   | {
@@ -212,6 +227,15 @@ export interface ThreadStore {
     input: { id?: string; metadata?: JsonObject; state?: JsonObject; tenant?: string },
     lock: AcquireLockOptions,
   ): Promise<{ thread: ThreadRecord; lock: ThreadLock }>;
+  /**
+   * Optional: applies `writes` (as {@link ThreadStore.writeBatch}, same validation), reads the
+   * lock's thread and releases `lock`, as ONE atomic change where the store can (SQLite, memory;
+   * other stores run the three steps in order). Returns the thread as it was when the lock was
+   * released. Saves a runner's call its last commit. The lock is released also when the writes
+   * are invalid or fail (nothing of them is applied; the error is then thrown); `lock` must be
+   * held, from this store (`InvalidStoreInputError` otherwise, and nothing is written).
+   */
+  commitAndRelease?(options: CommitAndReleaseOptions): Promise<ThreadRecord | undefined>;
   /** Serialises runs on one thread; waits up to `waitMs`. */
   acquireThreadLock(threadId: string, options: AcquireLockOptions): Promise<ThreadLock>;
   /**

@@ -8,6 +8,7 @@ import {
   StoreError,
   ThreadBusyError,
   ThreadNotFoundError,
+  type StoreWrite,
   type ThreadStore,
 } from '../store/index.js';
 
@@ -498,6 +499,63 @@ export function describeThreadStoreContract(name: string, factory: StoreFactory,
         await (await store.acquireThreadLock('thread_locked', { owner: 'fourth', waitMs: 0 })).release();
         await expect(store.createLockedThread({ id: 'thread_nolock' }, { owner: '' })).rejects.toBeInstanceOf(InvalidStoreInputError);
         expect(await store.getThread('thread_nolock')).toBeUndefined();
+      });
+
+      it('commits the last writes, reads the thread and releases its lock in one call (commitAndRelease)', async () => {
+        if (!store.commitAndRelease) return;
+        const thread = await store.createThread({ state: { a: 1 } });
+        const lock = await store.acquireThreadLock(thread.id, { owner: 'first', leaseMs: 60_000 });
+        await store.writeBatch!([
+          { op: 'createRun', threadId: thread.id, input: { id: 'run_car', agentId: 'a', agentVersion: '1', status: 'in_progress' } },
+        ]);
+        const after = await store.commitAndRelease({
+          lock,
+          writes: [
+            { op: 'appendItems', threadId: thread.id, runId: 'run_car', items: [{ n: 1 }] },
+            { op: 'mergeState', threadId: thread.id, patch: { b: 2 } },
+            { op: 'updateRun', runId: 'run_car', input: { status: 'completed' } },
+          ],
+        });
+        // The state as the writes left it, read before the lock went.
+        expect(after).toMatchObject({ id: thread.id, state: { a: 1, b: 2 } });
+        expect(after).toEqual(await store.getThread(thread.id));
+        expect((await store.listItems(thread.id)).map((i) => i.item)).toEqual([{ n: 1 }]);
+        expect((await store.getRun('run_car'))?.status).toBe('completed');
+        await (await store.acquireThreadLock(thread.id, { owner: 'second', waitMs: 0 })).release();
+        // Released means released: the same lock cannot commit again, and nothing is written.
+        await expect(
+          store.commitAndRelease({ lock, writes: [{ op: 'mergeState', threadId: thread.id, patch: { c: 3 } }] }),
+        ).rejects.toBeInstanceOf(InvalidStoreInputError);
+        await expect(
+          store.commitAndRelease({ lock: { threadId: thread.id, owner: 'x', release: async () => undefined }, writes: [] }),
+        ).rejects.toBeInstanceOf(InvalidStoreInputError);
+        expect((await store.getThread(thread.id))?.state).toEqual({ a: 1, b: 2 });
+      });
+
+      it('releases the lock when the last writes are invalid or fail, and applies none of them', async () => {
+        if (!store.commitAndRelease) return;
+        const thread = await store.createThread();
+        await store.createRun(thread.id, { id: 'run_carf', agentId: 'a', agentVersion: '1', status: 'in_progress' });
+        for (const writes of [
+          // Fails in the store: the second write names a run that does not exist.
+          [
+            { op: 'mergeState', threadId: thread.id, patch: { lost: true } },
+            { op: 'updateRun', runId: 'run_missing', input: { status: 'completed' } },
+          ],
+          // Fails validation before the store sees it.
+          [
+            { op: 'mergeState', threadId: thread.id, patch: { lost: true } },
+            { op: 'appendItems', threadId: thread.id, runId: 'run_carf', items: 'not an array' },
+          ],
+        ] as StoreWrite[][]) {
+          const lock = await store.acquireThreadLock(thread.id, { owner: 'holder', leaseMs: 60_000, waitMs: 0 });
+          await expect(store.commitAndRelease({ lock, writes })).rejects.toBeInstanceOf(StoreError);
+          // Free at once, not after the lease.
+          await (await store.acquireThreadLock(thread.id, { owner: 'next', waitMs: 0 })).release();
+        }
+        expect((await store.getThread(thread.id))?.state).toEqual({});
+        expect(await store.listItems(thread.id)).toEqual([]);
+        expect((await store.getRun('run_carf'))?.status).toBe('in_progress');
       });
     });
 

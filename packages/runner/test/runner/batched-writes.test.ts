@@ -86,6 +86,7 @@ describe('batched store writes', () => {
     const memory: ThreadStore = { ...createMemoryThreadStore() };
     delete memory.writeBatch;
     delete memory.createLockedThread;
+    delete memory.commitAndRelease;
     const counts: Array<{ what: string; items: number; audit: number }> = [];
     const direct = await runScenario(memory, async (what) => {
       counts.push({
@@ -108,9 +109,10 @@ describe('batched store writes', () => {
     expect(seen.find((s) => s.what === 'tool')).toMatchObject({ items: 2 });
   });
 
-  it('commits a run on a new thread in 7 atomic changes (thread and lock, one per boundary, release), runs included', async () => {
+  it('commits a run on a new thread in 6 atomic changes (thread and lock, one per boundary, the last with the release), runs included', async () => {
     const sqlite = createSqliteThreadStore({ file: join(dir, 'threads.db') });
     const commits: string[] = [];
+    const reads: string[] = [];
     const writes = new Set([
       'createThread',
       'createLockedThread',
@@ -121,13 +123,20 @@ describe('batched store writes', () => {
       'appendItems',
       'appendAudit',
       'writeBatch',
+      'commitAndRelease',
       'acquireThreadLock',
     ]);
     // Counts every call that changes the store, and each lock release.
     const counted = new Proxy(sqlite, {
       get(target, key: string) {
         const value = target[key as keyof ThreadStore];
-        if (typeof value !== 'function' || !writes.has(key)) return value;
+        if (typeof value !== 'function') return value;
+        if (!writes.has(key)) {
+          return (...args: unknown[]) => {
+            reads.push(key);
+            return (value as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        }
         return async (...args: unknown[]) => {
           commits.push(key);
           const out = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
@@ -170,8 +179,13 @@ describe('batched store writes', () => {
     });
     const result = await runner.run({ agentId: TRIAGE, input: 'refund please' });
     expect(result.status).toBe('completed');
-    // Before: createThread, acquireThreadLock, createRun ×2, six batches, release (11).
-    expect(commits).toEqual(['createLockedThread', 'writeBatch', 'writeBatch', 'writeBatch', 'writeBatch', 'writeBatch', 'release']);
+    // Before: createThread, acquireThreadLock, createRun ×2, six batches, release (11); then 7 with
+    // the release a commit of its own. The last batch now also reads the state and frees the lock.
+    expect(commits).toEqual(['createLockedThread', 'writeBatch', 'writeBatch', 'writeBatch', 'writeBatch', 'commitAndRelease']);
+    // A thread the call created has no history to read, and the result's state came with the last
+    // commit: the run reads nothing from the store.
+    expect(reads).toEqual([]);
+    expect(result.state).toEqual({ order_id: '1234' });
     const runs = await sqlite.listRuns(result.thread_id);
     expect(runs.map((r) => [r.agentId, r.status, r.parentRunId === runs[0]!.id])).toEqual([
       [TRIAGE, 'cancelled', false],

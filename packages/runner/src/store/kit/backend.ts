@@ -37,6 +37,16 @@ export interface StoreBackend {
    * one {@link WriteResult} per write; otherwise the result may be empty (saves decoding).
    */
   write(writes: readonly PreparedWrite[], options: { at: string; results: boolean }): Promise<WriteResult[]> | WriteResult[];
+  /**
+   * Optional: applies `writes` (as {@link StoreBackend.write}), reads the thread, and frees the
+   * lock `token` holds on it, as ONE atomic change: the last commit of a runner's call. On a throw
+   * nothing was applied and the lock was NOT freed (the facade then frees it on its own). Without
+   * it the facade does the three steps one after another.
+   */
+  commitAndRelease?(
+    writes: readonly PreparedWrite[],
+    options: { at: string; threadId: string; token: string },
+  ): Promise<ThreadRecord | undefined> | ThreadRecord | undefined;
   /** One attempt at a thread lock: `holder` names the current owner when busy. Throws ThreadNotFoundError. */
   tryLock(lock: NewLock): Promise<LockAttempt> | LockAttempt;
   /** Extends a held lock's lease; false when it was lost (expired and taken, or released). */

@@ -51,6 +51,12 @@ export function createThreadStoreFacade(backend: StoreBackend, options: ThreadSt
   const now = () => clock().toISOString();
   let closed = false;
   const heldLocks = new Set<ThreadLock>();
+  /**
+   * Per held lock: its token, its own release (captured at creation, so a caller that wraps
+   * `lock.release` is not called twice) and the slot commitAndRelease fills with the change that
+   * frees it together with the last writes.
+   */
+  const lockState = new WeakMap<ThreadLock, { lock: NewLock; release: () => Promise<void>; finish?: () => Promise<void> }>();
   // Wakes this instance's lock waiters when one of its locks is released (no backoff sleep).
   let waiters: (() => void)[] = [];
   const notifyReleased = () => {
@@ -210,13 +216,16 @@ export function createThreadStoreFacade(backend: StoreBackend, options: ThreadSt
       async release() {
         heldLocks.delete(held);
         try {
-          if (!closed) await op('releaseThreadLock', () => backend.releaseLock(lock.threadId, lock.token));
+          const finish = lockState.get(held)?.finish;
+          if (finish) await finish();
+          else if (!closed) await op('releaseThreadLock', () => backend.releaseLock(lock.threadId, lock.token));
         } finally {
           notifyReleased();
         }
       },
     });
     heldLocks.add(held);
+    lockState.set(held, { lock, release: held.release.bind(held) });
     return held;
   };
 
@@ -294,6 +303,51 @@ export function createThreadStoreFacade(backend: StoreBackend, options: ThreadSt
         // Everything is validated and encoded before the backend sees any of it.
         const prepared = writes.map(prepareBatchWrite);
         if (prepared.length > 0) await write(prepared, false);
+      }),
+
+    commitAndRelease: (commitOptions) =>
+      op('commitAndRelease', async () => {
+        if (!isPlainObject(commitOptions)) throw new InvalidStoreInputError('commitAndRelease options must be an object');
+        const { writes, lock: held, onReleaseError } = commitOptions;
+        if (onReleaseError !== undefined && typeof onReleaseError !== 'function') {
+          throw new InvalidStoreInputError('commitAndRelease: onReleaseError must be a function');
+        }
+        const state = held !== null && typeof held === 'object' ? lockState.get(held) : undefined;
+        if (!state || !heldLocks.has(held)) {
+          throw new InvalidStoreInputError('commitAndRelease: lock must be a lock this store handed out and still holds');
+        }
+        const { threadId, token } = state.lock;
+        let thread: ThreadRecord | undefined;
+        // From here on the lock is released whatever happens to the writes.
+        state.finish = async () => {
+          try {
+            if (!Array.isArray(writes)) throw new InvalidStoreInputError('commitAndRelease: writes must be an array');
+            // Everything is validated and encoded before the backend sees any of it.
+            const prepared = writes.map(prepareBatchWrite);
+            const at = now();
+            if (backend.commitAndRelease) {
+              thread = await backend.commitAndRelease(prepared, { at, threadId, token });
+              return;
+            }
+            if (prepared.length > 0) await backend.write(prepared, { at, results: false });
+            thread = await backend.getThread(threadId);
+          } catch (error) {
+            // Nothing was applied (or, without the backend's one change, what was committed before
+            // the failure): the lock is freed anyway.
+            await Promise.resolve()
+              .then(() => backend.releaseLock(threadId, token))
+              .catch(() => undefined);
+            throw error;
+          }
+          // Committed: a release that fails now leaves the lock to its lease, not the writes undone.
+          try {
+            await backend.releaseLock(threadId, token);
+          } catch (error) {
+            onReleaseError?.(mapError(error, 'releaseThreadLock'));
+          }
+        };
+        await state.release();
+        return thread;
       }),
 
     async acquireThreadLock(threadId, lockOptions) {

@@ -61,6 +61,9 @@ export type {
   TextDeltaEvent,
   ApprovalRequiredEvent,
   ApprovalDecidedEvent,
+  DecisionSubject,
+  EventFinding,
+  ToolEventDetail,
 } from './runner/events.js';
 export { STREAM_RELEASED_TEXT_CHANGED, DEFAULT_MAX_SEGMENT_CHARS } from './runner/response-release.js';
 export type {

@@ -70,7 +70,7 @@ export interface ToolEndEvent {
   ok: boolean;
   /**
    * Names of the arguments the tool ran with (after schema validation and the TOOL_CALL check,
-   * so a MODIFY's arguments), sorted; absent when the tool did not run.
+   * so a MODIFY's arguments), in their order; absent when the tool did not run.
    */
   argument_names?: string[];
   /** Length (UTF-16 code units) of what the tool returned, before the TOOL_OUTPUT check; absent when it did not return. */

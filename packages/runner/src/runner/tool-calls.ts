@@ -244,7 +244,7 @@ export async function executeToolCall(
         ? { idempotencyKey: toolCallKey(call.idempotencyKey, run, ordinal, spec.protocolName, effectiveArgs) }
         : {}),      checkBoundary: boundaryCheck(call, run, scope.context),
     };
-    ran = { argument_names: Object.keys(effectiveArgs).sort() };
+    ran = { argument_names: Object.keys(effectiveArgs) };
     let result: unknown;
     // Tainted before the source runs: whatever it returns (or throws, or the output guardrail
     // later decides), untrusted content may reach this thread from now on.

@@ -74,6 +74,7 @@ export {
   ManifestError,
   ManifestValidationError,
   ManifestUsageError,
+  ScriptExhaustedError,
   unwrapManifest,
 } from './errors.js';
 export { type ManifestProblem, type LoadResult } from './problems.js';

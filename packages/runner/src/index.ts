@@ -153,7 +153,9 @@ export {
 export { getModelForAgent, type AgentAwareModelProvider } from './models/agent-model.js';
 export { loadScenarioFile, parseScenario } from './models/scenario-loader.js';
 export { ScenarioSchema, type Scenario, type ScenarioInput, type ScenarioRule, type ScenarioCondition } from './models/scenario-schema.js';
-export { ModelSetupError, ScenarioError, ModelConfigurationError, ScriptExhaustedError } from './models/errors.js';
+export { ModelSetupError, ScenarioError, ModelConfigurationError } from './models/errors.js';
+// Thrown by the scripted model, which lives in @baton/manifest/testing.
+export { ScriptExhaustedError } from '@baton/manifest';
 
 export {
   spawnJsonProcess,

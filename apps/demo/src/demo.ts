@@ -11,7 +11,7 @@ import { startGuardrailService } from './guardrail-service.js';
 import { reconcilePackets } from './packets.js';
 import { DEMO_INPUTS, demoOutputs, type DemoOutputs } from './paths.js';
 import { demoPolicy, readCanaries } from './policy.js';
-import { Progress, shortId } from './progress.js';
+import { Progress } from './progress.js';
 import { buildReport, writeReport } from './report.js';
 import { RunNarrator, type ObservedDecision } from './run-events.js';
 import { callsFromStore } from './store-facts.js';

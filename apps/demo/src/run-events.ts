@@ -103,7 +103,8 @@ export class RunNarrator {
       findings: (e.findings ?? []).map((f) => ({ detector: f.detector, type: f.type, severity: f.severity, start: f.start, end: f.end })),
     };
     this.decisions.push(d);
-    if (d.boundary === 'delegation' && e.run_id !== null) this.#delegationStart(e.run_id, this.#runAgents.get(e.run_id) ?? e.agent_id, d.subject ?? '', d.depth, false);
+    if (d.boundary === 'delegation' && e.run_id !== null)
+      this.#delegationStart(e.run_id, this.#runAgents.get(e.run_id) ?? e.agent_id, d.subject ?? '', d.depth, false);
     if (d.actionType === 'TOOL_OUTPUT' && e.call_id !== undefined) {
       this.#heldOutputs.set(e.call_id, d);
       return;

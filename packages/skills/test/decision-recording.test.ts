@@ -54,7 +54,12 @@ async function setup(scripts: Record<string, ModelScript>) {
   const store = createMemoryThreadStore();
   const holder: { runner?: Runner } = {};
   const lazy: SubagentRunner = { run: (req) => (holder.runner as Runner).run(req) };
-  const delegation = createDelegation({ guardrails: delegationGuardrail.validator, runner: lazy, agents: [WORKER], workspace: await tempDir() });
+  const delegation = createDelegation({
+    guardrails: delegationGuardrail.validator,
+    runner: lazy,
+    agents: [WORKER],
+    workspace: await tempDir(),
+  });
   const runner = new Runner({
     registry,
     store,
@@ -82,7 +87,12 @@ describe("delegation's boundary checks are runner decisions", () => {
     expect(result.guardrail_decisions).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ action_type: 'AGENT_INPUT', agent_id: WORKER, decision: 'ALLOW' }),
-        expect.objectContaining({ action_type: 'AGENT_RESPONSE', agent_id: WORKER, decision: 'BLOCK', reason_code: 'WORKER_YIELD_BLOCKED' }),
+        expect.objectContaining({
+          action_type: 'AGENT_RESPONSE',
+          agent_id: WORKER,
+          decision: 'BLOCK',
+          reason_code: 'WORKER_YIELD_BLOCKED',
+        }),
       ]),
     );
     // As events of the parent's run, marked as a delegation boundary with the subagent and its depth.
@@ -112,7 +122,13 @@ describe("delegation's boundary checks are runner decisions", () => {
 
     // delegate_task's tool_end says how it ended: codes and names only.
     const end = events.find((e): e is ToolEndEvent => e.type === 'tool_end' && e.name === 'delegate_task');
-    expect(end?.detail).toEqual({ subagent: WORKER, depth: 1, requires_approval: false, status: 'FAILURE', error_code: 'ERR_CONSTRAINT_VIOLATION' });
+    expect(end?.detail).toEqual({
+      subagent: WORKER,
+      depth: 1,
+      requires_approval: false,
+      status: 'FAILURE',
+      error_code: 'ERR_CONSTRAINT_VIOLATION',
+    });
     expect(JSON.stringify(end)).not.toContain('printer on fire');
     expect(JSON.stringify(events)).not.toContain('Summarise the ticket');
   });

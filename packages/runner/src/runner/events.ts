@@ -135,7 +135,14 @@ export function decisionEvent(
     if (typeof x.detector !== 'string' || typeof x.type !== 'string' || typeof x.severity !== 'string') return [];
     if (typeof x.start !== 'number' || typeof x.end !== 'number') return [];
     return [
-      { detector: x.detector, type: x.type, severity: x.severity, ...(typeof x.path === 'string' ? { path: x.path } : {}), start: x.start, end: x.end },
+      {
+        detector: x.detector,
+        type: x.type,
+        severity: x.severity,
+        ...(typeof x.path === 'string' ? { path: x.path } : {}),
+        start: x.start,
+        end: x.end,
+      },
     ];
   });
   return {

@@ -242,7 +242,8 @@ export async function executeToolCall(
       ...(run.approvedCalls?.has(callId) ? { approval: { id: run.approvedCalls.get(callId) as string, approved: true as const } } : {}),
       ...(call.idempotencyKey !== undefined
         ? { idempotencyKey: toolCallKey(call.idempotencyKey, run, ordinal, spec.protocolName, effectiveArgs) }
-        : {}),      checkBoundary: boundaryCheck(call, run, scope.context),
+        : {}),
+      checkBoundary: boundaryCheck(call, run, scope.context),
     };
     ran = { argument_names: Object.keys(effectiveArgs) };
     let result: unknown;
@@ -360,7 +361,7 @@ function toolEventDetail(
     }
     return { ...detail };
   } catch (error) {
-    call.logger.warn('a system tool\'s eventDetail failed; its tool_end event has no detail', {
+    call.logger.warn("a system tool's eventDetail failed; its tool_end event has no detail", {
       tool: spec.protocolName,
       error: error instanceof Error ? error.message : String(error),
     });

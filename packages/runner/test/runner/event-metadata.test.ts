@@ -44,7 +44,10 @@ function setup(scripts: Record<string, ScriptedTurn[]>, warn: (m: string, f?: un
   });
   const store = createMemoryThreadStore();
   const runner = new Runner({
-    registry: registry([manifest(TRIAGE, { tools: [lookupTool()] }), manifest(REFUNDS)], `agents:\n  ${TRIAGE}:\n    handoffs: [${REFUNDS}]\n`),
+    registry: registry(
+      [manifest(TRIAGE, { tools: [lookupTool()] }), manifest(REFUNDS)],
+      `agents:\n  ${TRIAGE}:\n    handoffs: [${REFUNDS}]\n`,
+    ),
     tools: { lookup_order: () => ({ status: 'delivered' }) },
     guardrails: redactingGuardrail,
     store,
@@ -191,7 +194,12 @@ describe('runner event metadata (ids, names, codes, counts; never content)', () 
     const boundary = decisions(events).find((d) => d.boundary === 'delegation');
     expect(boundary).toMatchObject({ action_type: 'AGENT_INPUT', subject: 'worker', depth: 1, run_id: result.run_id, decision: 'MODIFY' });
     const audit = (await store.listAudit(result.thread_id)).find((r) => r.data.agent_id === 'io.baton.skill.worker');
-    expect(audit?.data).toMatchObject({ action_type: 'AGENT_INPUT', decision: 'MODIFY', 'baton.boundary': 'delegation', 'baton.subagent': 'worker' });
+    expect(audit?.data).toMatchObject({
+      action_type: 'AGENT_INPUT',
+      decision: 'MODIFY',
+      'baton.boundary': 'delegation',
+      'baton.subagent': 'worker',
+    });
     expect(audit?.runId).toBe(result.run_id);
     expect(JSON.stringify(events)).not.toContain(CARD);
   });

@@ -1,6 +1,13 @@
 import type { GuardrailChecker } from '@baton/guardrail-client';
 import type { GuardrailValidator, ResponsePackage, SkillPackage } from '@baton/manifest';
-import type { BatonLogger, BoundaryGuardrailCheck, DelegatedTask, EditLedgerEntry, SubagentRunner, SystemTool } from '@baton/manifest/contracts';
+import type {
+  BatonLogger,
+  BoundaryGuardrailCheck,
+  DelegatedTask,
+  EditLedgerEntry,
+  SubagentRunner,
+  SystemTool,
+} from '@baton/manifest/contracts';
 import type { SpawnJsonProcessOptions, SpawnJsonProcessResult } from '@baton/runner/process';
 import type { ConfinementInfo, ConfinementPreference } from '../confine/types.js';
 import type { SkillRegistry } from './skill-registry.js';

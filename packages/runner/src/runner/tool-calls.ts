@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { HANDOFF_PROTOCOL_NAME, HANDOFF_WIRE_NAME, type BoundaryGuardrailCheck } from '@baton/manifest';
+import { AgentIdSchema, HANDOFF_PROTOCOL_NAME, HANDOFF_WIRE_NAME, type BoundaryCheck, type BoundaryGuardrailCheck } from '@baton/manifest';
 import type { Context } from '@opentelemetry/api';
 import { ToolNameError } from '../errors.js';
 import { systemToolWireName } from './tool-names.js';
@@ -318,6 +318,26 @@ export async function executeToolCall(
  */
 function boundaryCheck(call: CallState, run: AgentRunState, parent: Context): BoundaryGuardrailCheck {
   return async (check) => {
+    // A tool's bug must not reach the guardrail as a request it cannot judge (nor fail open on it).
+    const problem = boundaryCheckProblem(check);
+    if (problem) {
+      const agentId = typeof check?.agentId === 'string' ? check.agentId.slice(0, MAX_BOUNDARY_NAME) : 'unknown';
+      const recorded = {
+        action_type: String(check?.actionType).slice(0, 40),
+        decision: 'BLOCK',
+        reason_code: BOUNDARY_CHECK_INVALID,
+        agent_id: agentId,
+      };
+      call.guard.decisions.push(recorded);
+      call.guard.onDecision?.(recorded, run.runId, { boundary: 'delegation' });
+      return {
+        decision: 'BLOCK',
+        reasonCode: BOUNDARY_CHECK_INVALID,
+        reasonMessage: `the tool asked for a boundary check the runner cannot make: ${problem}`,
+        payload: typeof check?.payload === 'string' ? check.payload : '',
+        failed: false,
+      };
+    }
     const outcome = await checkGuardrail(call.guard, {
       actionType: check.actionType,
       payload: check.payload,
@@ -325,7 +345,8 @@ function boundaryCheck(call: CallState, run: AgentRunState, parent: Context): Bo
       threadId: call.threadId,
       runId: run.runId,
       parent,
-      signal: check.signal ?? call.signal,
+      // The run's abort always applies; a tool may bound its own check further.
+      signal: check.signal ? AbortSignal.any([call.signal, check.signal]) : call.signal,
       detail: { 'baton.boundary': check.boundary, 'baton.subagent': check.subject, 'baton.delegation.depth': String(check.depth) },
       about: { boundary: check.boundary, subject: check.subject, depth: check.depth },
     });
@@ -337,6 +358,25 @@ function boundaryCheck(call: CallState, run: AgentRunState, parent: Context): Bo
       failed: outcome.failed,
     };
   };
+}
+
+/** The reason code of a boundary check a tool asked for wrongly (recorded as a BLOCK). */
+const BOUNDARY_CHECK_INVALID = 'BOUNDARY_CHECK_INVALID';
+const MAX_BOUNDARY_NAME = 200;
+
+/** What is wrong with a tool's boundary check request, or undefined. */
+function boundaryCheckProblem(check: BoundaryCheck): string | undefined {
+  if (typeof check !== 'object' || check === null) return 'not an object';
+  if (check.actionType !== 'AGENT_INPUT' && check.actionType !== 'AGENT_RESPONSE')
+    return 'actionType must be AGENT_INPUT or AGENT_RESPONSE';
+  if (typeof check.payload !== 'string') return 'payload must be a string';
+  if (!AgentIdSchema.safeParse(check.agentId).success) return 'agentId must be a reverse-DNS agent id';
+  if (check.boundary !== 'delegation') return "boundary must be 'delegation'";
+  if (typeof check.subject !== 'string' || check.subject.length === 0 || check.subject.length > MAX_BOUNDARY_NAME)
+    return `subject must be a name of 1 to ${MAX_BOUNDARY_NAME} characters`;
+  if (!Number.isSafeInteger(check.depth) || check.depth < 0) return 'depth must be a non-negative integer';
+  if (check.signal !== undefined && !(check.signal instanceof AbortSignal)) return 'signal must be an AbortSignal';
+  return undefined;
 }
 
 /**

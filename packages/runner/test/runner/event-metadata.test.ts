@@ -19,7 +19,7 @@ const REFUNDS = 'io.baton.test.refunds';
 const CARD = '4242 4242 4242 4242';
 
 /** Redacts the card number in text payloads, with a finding (score and path included, as a real detector's). */
-const redactingGuardrail = scriptedGuardrail((r) => {
+const redacting = scriptedGuardrail((r) => {
   if (typeof r.payload !== 'string' || !r.payload.includes(CARD)) return undefined;
   const start = r.payload.indexOf(CARD);
   return {
@@ -29,7 +29,7 @@ const redactingGuardrail = scriptedGuardrail((r) => {
     modified_payload: r.payload.replace(CARD, '[REDACTED:CREDIT_CARD]'),
     findings: [{ detector: 'pii', type: 'CREDIT_CARD', severity: 'high', path: '', start, end: start + CARD.length, score: 0.99 }],
   };
-}).validator;
+});
 
 function setup(scripts: Record<string, ScriptedTurn[]>, warn: (m: string, f?: unknown) => void = () => undefined) {
   const seen: Record<string, number> = {};
@@ -49,7 +49,7 @@ function setup(scripts: Record<string, ScriptedTurn[]>, warn: (m: string, f?: un
       `agents:\n  ${TRIAGE}:\n    handoffs: [${REFUNDS}]\n`,
     ),
     tools: { lookup_order: () => ({ status: 'delivered' }) },
-    guardrails: redactingGuardrail,
+    guardrails: redacting.validator,
     store,
     modelProvider: models.provider,
     logger: { info: () => undefined, warn, error: () => undefined },
@@ -202,5 +202,50 @@ describe('runner event metadata (ids, names, codes, counts; never content)', () 
     });
     expect(audit?.runId).toBe(result.run_id);
     expect(JSON.stringify(events)).not.toContain(CARD);
+  });
+
+  it('refuses a malformed boundary check as a recorded BLOCK, without asking the guardrail', async () => {
+    const { runner } = setup({
+      [TRIAGE]: [{ toolCalls: [{ name: 'sloppy', arguments: {} }] }, { message: 'Done.' }],
+    });
+    const malformed: unknown[] = [
+      { actionType: 'TOOL_CALL', payload: 'x', agentId: 'io.baton.skill.worker', boundary: 'delegation', subject: 'worker', depth: 1 },
+      { actionType: 'AGENT_INPUT', payload: 42, agentId: 'io.baton.skill.worker', boundary: 'delegation', subject: 'worker', depth: 1 },
+      { actionType: 'AGENT_INPUT', payload: 'x', agentId: 'Not An Id', boundary: 'delegation', subject: 'worker', depth: 1 },
+      {
+        actionType: 'AGENT_INPUT',
+        payload: 'x',
+        agentId: 'io.baton.skill.worker',
+        boundary: 'delegation',
+        subject: 'w'.repeat(201),
+        depth: 1,
+      },
+      { actionType: 'AGENT_INPUT', payload: 'x', agentId: 'io.baton.skill.worker', boundary: 'delegation', subject: 'worker', depth: -1 },
+      null,
+    ];
+    const outcomes: Array<{ decision: string; reasonCode: string }> = [];
+    const before = redacting.requests.length;
+    const events: RunnerEvent[] = [];
+    const result = await runner.run({
+      agentId: TRIAGE,
+      input: 'Go',
+      onEvent: (e) => void events.push(e),
+      systemTools: [
+        systemTool('sloppy', {
+          execute: async (_args, ctx) => {
+            for (const check of malformed) outcomes.push(await ctx.checkBoundary!(check as never));
+            return 'ok';
+          },
+        }),
+      ],
+    });
+    expect(result.status).toBe('completed');
+    expect(outcomes).toHaveLength(malformed.length);
+    for (const o of outcomes) expect(o).toMatchObject({ decision: 'BLOCK', reasonCode: 'BOUNDARY_CHECK_INVALID' });
+    // Asked only for the run's own checks (input, tool call, tool output, answer), never for these.
+    const asked = redacting.requests.slice(before).map((r) => r.action_type);
+    expect(asked.sort()).toEqual(['AGENT_INPUT', 'AGENT_RESPONSE', 'TOOL_CALL', 'TOOL_OUTPUT']);
+    expect(result.guardrail_decisions.filter((d) => d.reason_code === 'BOUNDARY_CHECK_INVALID')).toHaveLength(malformed.length);
+    expect(decisions(events).filter((d) => d.reason_code === 'BOUNDARY_CHECK_INVALID')).toHaveLength(malformed.length);
   });
 });

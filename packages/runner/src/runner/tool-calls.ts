@@ -321,9 +321,13 @@ function boundaryCheck(call: CallState, run: AgentRunState, parent: Context): Bo
     // A tool's bug must not reach the guardrail as a request it cannot judge (nor fail open on it).
     const problem = boundaryCheckProblem(check);
     if (problem) {
-      const agentId = typeof check?.agentId === 'string' ? check.agentId.slice(0, MAX_BOUNDARY_NAME) : 'unknown';
+      // Only what is known to be an id or a code is recorded: the rest may be anything the tool held.
+      const valid = typeof check === 'object' && check !== null;
+      const agentId = valid && AgentIdSchema.safeParse(check.agentId).success ? check.agentId : 'unknown';
+      const actionType =
+        valid && (check.actionType === 'AGENT_INPUT' || check.actionType === 'AGENT_RESPONSE') ? check.actionType : 'UNKNOWN';
       const recorded = {
-        action_type: String(check?.actionType).slice(0, 40),
+        action_type: actionType,
         decision: 'BLOCK',
         reason_code: BOUNDARY_CHECK_INVALID,
         agent_id: agentId,
@@ -334,7 +338,7 @@ function boundaryCheck(call: CallState, run: AgentRunState, parent: Context): Bo
         decision: 'BLOCK',
         reasonCode: BOUNDARY_CHECK_INVALID,
         reasonMessage: `the tool asked for a boundary check the runner cannot make: ${problem}`,
-        payload: typeof check?.payload === 'string' ? check.payload : '',
+        payload: valid && typeof check.payload === 'string' ? check.payload : '',
         failed: false,
       };
     }

@@ -222,6 +222,7 @@ describe('runner event metadata (ids, names, codes, counts; never content)', () 
       },
       { actionType: 'AGENT_INPUT', payload: 'x', agentId: 'io.baton.skill.worker', boundary: 'delegation', subject: 'worker', depth: -1 },
       null,
+      { actionType: `leak ${CARD}`, payload: 'x', agentId: `agent ${CARD}`, boundary: 'delegation', subject: 'worker', depth: 1 },
     ];
     const outcomes: Array<{ decision: string; reasonCode: string }> = [];
     const before = redacting.requests.length;
@@ -247,5 +248,8 @@ describe('runner event metadata (ids, names, codes, counts; never content)', () 
     expect(asked.sort()).toEqual(['AGENT_INPUT', 'AGENT_RESPONSE', 'TOOL_CALL', 'TOOL_OUTPUT']);
     expect(result.guardrail_decisions.filter((d) => d.reason_code === 'BOUNDARY_CHECK_INVALID')).toHaveLength(malformed.length);
     expect(decisions(events).filter((d) => d.reason_code === 'BOUNDARY_CHECK_INVALID')).toHaveLength(malformed.length);
+    // What the tool passed is not an id or a code, so none of it is recorded.
+    expect(JSON.stringify(events)).not.toContain(CARD);
+    expect(JSON.stringify(result.guardrail_decisions)).not.toContain(CARD);
   });
 });

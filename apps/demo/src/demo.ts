@@ -2,20 +2,19 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createBatonStack, loadToolModules } from '@baton/cli/stack';
-import { packetKeysFromEnv, type PacketHandoffGate } from '@baton/packets';
-import { loadAgentRegistry, type RunResult, type SystemTool } from '@baton/runner';
+import { packetKeysFromEnv } from '@baton/packets';
+import { loadAgentRegistry, type RunResult } from '@baton/runner';
 import { formatTraceparent, newTraceIds } from '@baton/tracing';
 import { RequestCapture } from './captures.js';
-import { observeDelegateTask, type ObservedDelegation } from './delegation.js';
 import { checkExpectations, type Expectation } from './expectations.js';
 import { startGuardrailService } from './guardrail-service.js';
-import { observeGuardrail, type ObservedDecision } from './observe-guardrail.js';
-import { observePacketGate, reconcilePackets, type ObservedPacket } from './packets.js';
+import { reconcilePackets } from './packets.js';
 import { DEMO_INPUTS, demoOutputs, type DemoOutputs } from './paths.js';
 import { demoPolicy, readCanaries } from './policy.js';
-import { Progress, shortId } from './progress.js';
+import { Progress } from './progress.js';
 import { buildReport, writeReport } from './report.js';
-import { observeTools, type ObservedToolCall } from './tools.js';
+import { RunNarrator, type ObservedDecision } from './run-events.js';
+import { callsFromStore } from './store-facts.js';
 import { changedFiles, clearOutputs, createWorkspace } from './workspace.js';
 
 export const TRIAGE = 'io.baton.examples.triage';
@@ -74,114 +73,10 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     if (!triage || !registry.get(REFUNDS)) throw new Error(`the demo needs ${TRIAGE} and ${REFUNDS} in ${DEMO_INPUTS.agentsDir}`);
     const canaries = await readCanaries(DEMO_INPUTS.casesFile);
 
-    // Who is at which delegation depth, so decisions about subagents are indented under them.
-    const subagentDepth = new Map<string, number>();
-    const decisions: ObservedDecision[] = [];
-    const onDecision = (d: ObservedDecision) => {
-      decisions.push(d);
-      progress.event({
-        kind: 'guardrail',
-        actor: d.agentId,
-        // Delegation checks name the subagent `<prefix>.<skill>`.
-        depth: subagentDepth.get(d.agentId) ?? subagentDepth.get(shortId(d.agentId)) ?? 0,
-        title: `${d.actionType}${d.subject ? ` ${shortId(d.subject)}` : ''}${d.about ? ` (${d.about})` : ''}`,
-        outcome: d.decision,
-        ...(d.decision === 'ALLOW' ? {} : { detail: `${d.reasonCode}: ${d.reasonMessage}` }),
-        ...(d.findings.length > 0
-          ? { findings: d.findings.map((f) => ({ detector: f.detector, type: f.type, severity: f.severity, start: f.start, end: f.end })) }
-          : {}),
-      });
-    };
-
-    const toolCalls: ObservedToolCall[] = [];
-    const tools = observeTools(await loadToolModules([DEMO_INPUTS.toolsModule]), (c) => {
-      toolCalls.push(c);
-      progress.event({
-        kind: 'tool',
-        actor: c.agentId,
-        depth: c.depth,
-        title: `${c.tool}(${Object.keys(c.args).join(', ')})`,
-        detail: `returned ${c.outputChars} characters`,
-      });
-    });
-
-    const endedRuns = new Set<string>();
-    const delegations: ObservedDelegation[] = [];
-    const observeDelegations = (tool: SystemTool) =>
-      observeDelegateTask(tool, {
-        onStart: (s) => {
-          subagentDepth.set(s.subagent, s.depth);
-          progress.event({
-            kind: 'delegation',
-            actor: s.parentAgentId,
-            depth: s.depth,
-            title: `delegate_task → ${s.subagent}${s.requiresApproval ? ' (requires approval)' : ''}`,
-            detail: s.instruction.length > 100 ? `${s.instruction.slice(0, 97)}…` : s.instruction,
-          });
-        },
-        onEnd: (d) => {
-          delegations.push(d);
-          const summary =
-            typeof d.outputPayload.summary === 'string'
-              ? d.outputPayload.summary
-              : typeof d.outputPayload.verdict === 'string'
-                ? `verdict: ${d.outputPayload.verdict}`
-                : undefined;
-          progress.event({
-            kind: d.denied ? 'approval' : 'delegation',
-            actor: d.subagent,
-            depth: d.depth,
-            title: d.denied ? `${d.subagent} needs file_delete: denied by the default approval policy` : `${d.subagent} yielded`,
-            outcome: d.denied ? 'DENIED' : d.status,
-            ...(d.errorMessage ? { detail: `${d.errorCode}: ${d.errorMessage}` } : summary ? { detail: summary } : {}),
-          });
-        },
-      });
-
-    let packets: ObservedPacket[] = [];
-    const observePackets = (inner: PacketHandoffGate) => {
-      const observed = observePacketGate(inner, {
-        onPrepared: (p) => {
-          // The runner cancels the source's run as the handoff is honoured.
-          endedRuns.add(p.runId);
-          progress.event({
-            kind: 'run',
-            actor: p.source,
-            depth: 0,
-            title: `run ${p.runId} ended`,
-            outcome: 'cancelled',
-            detail: `HANDED_OFF to ${shortId(p.destination)}`,
-          });
-          progress.event({
-            kind: 'handoff',
-            actor: p.source,
-            depth: 0,
-            title: `system::handoff → ${shortId(p.destination)} through packet ${p.packetId}`,
-            outcome: 'ALLOWED',
-            detail: 'only the purpose\u2019s approved fields cross; decision recorded in SQLite',
-          });
-        },
-        onDenied: (d) =>
-          progress.event({
-            kind: 'handoff',
-            actor: d.source,
-            depth: 0,
-            title: `system::handoff → ${shortId(d.destination)} refused by the packet gate`,
-            outcome: 'DENIED',
-            detail: `${d.code}: ${d.message}`,
-          }),
-        onBoundary: (p) =>
-          progress.event({
-            kind: 'packet',
-            actor: p.destination,
-            depth: 0,
-            title: `packet ${p.packetId} boundary proof recorded`,
-            detail: 'the recipient\u2019s first model request carries exactly the packet',
-          }),
-      });
-      packets = observed.packets;
-      return observed.gate;
-    };
+    // Decisions, tool calls, delegations and handoffs are narrated from the runner's events
+    // (ids, names and codes); what crossed is read from the store and the captures afterwards.
+    const narrator = new RunNarrator(progress);
+    const tools = await loadToolModules([DEMO_INPUTS.toolsModule]);
 
     // Sequence numbers restart with every runner call: turn 2's requests get their own folder.
     let capture = new RequestCapture(outputs.captures);
@@ -191,7 +86,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     const keys = packetKeysFromEnv({ env, allowEphemeral: true });
     const service = await startGuardrailService({ policy: demoPolicy(canaries), systemPrompts: [triage.manifest.instructions] });
 
-    // The same composition root as `baton run`: the demo adds its observers and its own budgets.
+    // The same composition root as `baton run`: the demo adds its event listener and its own budgets.
     const stack = await createBatonStack({
       registry,
       agentsDir: DEMO_INPUTS.agentsDir,
@@ -201,11 +96,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       env,
       store: { file: outputs.database, recoverOnOpen: false },
       guardrail: { validator: service.client, close: () => service.close() },
-      observeGuardrail: (validator) => observeGuardrail(validator, onDecision),
       scenarioFile: DEMO_INPUTS.scenarioFile,
       tools,
       packets: { contractFile: DEMO_INPUTS.contractFile, casesFile: DEMO_INPUTS.casesFile, keys },
-      observeHandoffGate: observePackets,
       delegation: {
         skillsDir: DEMO_INPUTS.skillsDir,
         workspace: outputs.workspace,
@@ -222,13 +115,13 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
               title: `${message}${fields ? ` ${JSON.stringify(fields)}` : ''}`,
             }),
         },
-        observeTool: observeDelegations,
       },
       // Every span of the run is exported (JSONL always; OTLP when configured).
       tracing: { serviceName: 'baton-demo', jsonlFile: outputs.spans, env },
       // Same decisions on a saturated machine: a guardrail answer that is merely slow must not
       // become a fail-closed timeout in the demo (production keeps the 2 s default).
       limits: { guardrailTimeoutMs: 60_000 },
+      onEvent: narrator.onEvent,
       onModelRequest: async (e) => {
         if (!seenRuns.has(e.runId)) {
           seenRuns.add(e.runId);
@@ -259,7 +152,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       auth: AUTH,
       traceparent: formatTraceparent(ids.traceId, ids.spanId, 1),
     });
-    for (const r of run.runs.filter((x) => !endedRuns.has(x.run_id))) {
+    for (const r of run.runs.filter((x) => !narrator.endedRuns.has(x.run_id))) {
       progress.event({
         kind: 'run',
         actor: r.agent_id,
@@ -277,8 +170,16 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       detail: run.response ?? '(none)',
     });
 
-    const reconciled = await reconcilePackets(packets, store, keys.auditKey);
-    for (const { entry, result } of reconciled) {
+    const reconciled = await reconcilePackets(narrator.packets, turnOneCapture.requests, store, keys.auditKey);
+    for (const { entry, result, boundaryRecorded } of reconciled) {
+      if (boundaryRecorded)
+        progress.event({
+          kind: 'packet',
+          actor: entry.destination,
+          depth: 0,
+          title: `packet ${entry.packetId} boundary proof recorded`,
+          detail: 'the recipient\u2019s first model request carries exactly the packet',
+        });
       progress.event({
         kind: 'packet',
         actor: entry.destination,
@@ -290,6 +191,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     }
     const auditCounts: Record<string, number> = {};
     for (const r of await store.listAudit(run.thread_id)) auditCounts[r.kind] = (auditCounts[r.kind] ?? 0) + 1;
+    const { toolCalls, delegations } = await callsFromStore(store, run.thread_id, narrator.toolEnds);
     const files = await changedFiles(DEMO_INPUTS.workspaceFixture, outputs.workspace);
 
     // Turn 2 on the same thread: the runner replays triage's own earlier turn (never the
@@ -318,7 +220,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
 
     const expectations = checkExpectations({
       run,
-      decisions,
+      decisions: narrator.decisions,
       toolCalls,
       delegations,
       packets: reconciled,
@@ -354,7 +256,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
         outputs,
       }),
     );
-    printSummary(progress, { expectations, run, outputs, durationMs, files, decisions });
+    printSummary(progress, { expectations, run, outputs, durationMs, files, decisions: narrator.decisions });
     return { ok: expectations.every((e) => e.ok), expectations, traceId: run.trace_id, outputs, durationMs, run };
   } finally {
     await closeAll();

@@ -1,10 +1,9 @@
 import type { ReconcileResult } from '@baton/packets';
 import type { RunResult } from '@baton/runner';
 import type { CapturedRequest } from './captures.js';
-import type { ObservedDelegation } from './delegation.js';
-import type { ObservedDecision } from './observe-guardrail.js';
 import type { PacketEntry } from './report-model.js';
-import type { ObservedToolCall } from './tools.js';
+import type { ObservedDecision } from './run-events.js';
+import type { ObservedDelegation, ObservedToolCall } from './store-facts.js';
 
 /** Everything the demo observed; the expectations are checked against it, not against the script. */
 export interface DemoFacts {

@@ -49,12 +49,16 @@ describe('npm run demo (built, as a subprocess)', () => {
     expect(run.stdout).toContain('offline model');
     expect(run.stdout).toMatch(/GUARDRAIL\s+triage: TOOL_OUTPUT get_case BLOCK — PROMPT_INJECTION/);
     expect(run.stdout).toMatch(
-      /GUARDRAIL\s+triage: TOOL_CALL send_customer_email MODIFY — PII_REDACTED: .*\[pii\/CREDIT_CARD@\d+-\d+, pii\/PHONE_NUMBER@\d+-\d+\]/,
+      /GUARDRAIL\s+triage: TOOL_CALL send_customer_email MODIFY — PII_REDACTED \[pii\/CREDIT_CARD@\d+-\d+, pii\/PHONE_NUMBER@\d+-\d+\]/,
     );
     expect(run.stdout).toMatch(/HANDOFF\s+triage: system::handoff → refunds through packet pkt_[0-9a-f]+ ALLOWED/);
     expect(run.stdout).toMatch(/packet pkt_[0-9a-f]+ reconciled with captured request reconciled/);
     expect(run.stdout).toMatch(/DELEGATION coder: coder yielded SUCCESS/);
-    expect(run.stdout).toMatch(/DELEGATION reviewer: reviewer yielded SUCCESS — verdict: approve/);
+    expect(run.stdout).toMatch(/DELEGATION reviewer: reviewer yielded SUCCESS/);
+    // The subagents' boundary checks are the run's decisions, narrated under their delegation.
+    expect(run.stdout).toMatch(/^\s*\+[\d.]+s {3}GUARDRAIL {2}coder: AGENT_INPUT ALLOW$/m);
+    expect(run.stdout).toMatch(/^\s*\+[\d.]+s {3}GUARDRAIL {2}reviewer: AGENT_RESPONSE ALLOW$/m);
+    expect(run.stdout).toMatch(/✔ Fix approved by the reviewer \(JSON Schema\): reviewer → SUCCESS, verdict approve/);
     expect(run.stdout).toMatch(/APPROVAL\s+cleaner: cleaner needs file_delete: denied by the default approval policy DENIED/);
     expect(run.stdout).toMatch(/GUARDRAIL\s+refunds: AGENT_RESPONSE MODIFY — EXFILTRATION_LINK_REMOVED/);
     expect(run.stdout).toContain('![refund status]([REMOVED:LINK])');
@@ -71,8 +75,19 @@ describe('npm run demo (built, as a subprocess)', () => {
   it('leaves audit records in the SQLite store', async () => {
     const store = createSqliteThreadStore({ file: path.join(out, 'baton.db') });
     try {
-      const kinds = (await store.listAudit(printed('thread id'))).map((r) => r.kind);
+      const records = await store.listAudit(printed('thread id'));
+      const kinds = records.map((r) => r.kind);
       expect(kinds).toContain('guardrail_decision');
+      // Delegation's subagent checks are recorded like the runner's own, on the delegating run.
+      const delegated = records.filter((r) => r.kind === 'guardrail_decision' && r.data['baton.boundary'] === 'delegation');
+      expect(delegated.map((r) => [r.data['baton.subagent'], r.data.action_type])).toEqual(
+        expect.arrayContaining([
+          ['coder', 'AGENT_INPUT'],
+          ['coder', 'AGENT_RESPONSE'],
+          ['reviewer', 'AGENT_INPUT'],
+          ['reviewer', 'AGENT_RESPONSE'],
+        ]),
+      );
       expect(kinds).toContain('handoff_decision');
       expect(kinds).toContain('packet_boundary');
     } finally {

@@ -72,7 +72,7 @@ describe('checkExpectations', () => {
             subject: 'send_customer_email',
             decision: 'MODIFY',
             reasonCode: 'PII_REDACTED',
-            reasonMessage: 'm',
+            depth: 0,
             findings: [{ detector: 'pii', type: 'CREDIT_CARD', severity: 'high', start: 0, end: 19 }],
           },
         ],

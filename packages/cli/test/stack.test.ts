@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { GuardrailRequest, GuardrailValidator } from '@baton/manifest';
 import { allowAllGuardrail } from '@baton/manifest/testing';
-import { createSqliteThreadStore, type ThreadStore } from '@baton/runner';
+import { createSqliteThreadStore, type RunnerEvent, type ThreadStore } from '@baton/runner';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createBatonStack, StackCloseError, StackConfigError } from '../src/stack/index.js';
 import { EXAMPLES, offlineEnv } from './run-helpers.js';
@@ -41,6 +41,7 @@ describe('createBatonStack', () => {
     'builds a working runner from the examples (offline model, in-process engine, packets) and closes once',
     async () => {
       const capture = fresh('capture');
+      const events: RunnerEvent[] = [];
       const stack = await createBatonStack({
         agentsDir: AGENTS,
         env: offlineEnv(),
@@ -50,6 +51,7 @@ describe('createBatonStack', () => {
         toolModules: [join(EXAMPLES, 'tools', 'support-tools.mjs')],
         packets: { contractFile: join(EXAMPLES, 'contracts', 'refunds.contract.yml'), casesFile: join(EXAMPLES, 'data', 'cases.json') },
         capture: { dir: capture, layout: 'flat' },
+        onEvent: (e) => void events.push(e),
       });
       expect(stack.model.label).toBe('offline model');
       expect(stack.packets?.ephemeralKeys).toBe(true);
@@ -64,7 +66,13 @@ describe('createBatonStack', () => {
       const files = readdirSync(capture).sort();
       expect(files[0]).toBe('0001-io.baton.examples.triage.json');
       expect(files.some((f) => f.endsWith('-io.baton.examples.refunds.json'))).toBe(true);
-      expect((await stack.store.listAudit(result.thread_id)).some((r) => r.kind === 'handoff_decision')).toBe(true);
+      const audit = await stack.store.listAudit(result.thread_id);
+      const handoffDecision = audit.find((r) => r.kind === 'handoff_decision');
+      expect(handoffDecision).toBeDefined();
+      // onEvent sees every run's events: one per recorded decision, and the packet handoff with its packet id.
+      expect(events.filter((e) => e.type === 'guardrail_decision')).toHaveLength(result.guardrail_decisions.length);
+      const handoff = events.find((e) => e.type === 'handoff');
+      expect(handoff).toMatchObject({ to_agent_id: 'io.baton.examples.refunds', packet_id: handoffDecision?.data.packet_id });
 
       const first = stack.close();
       expect(stack.close()).toBe(first);

@@ -5,6 +5,7 @@ import { BatonError, type ErrorKind } from './contracts/errors.js';
 export const MANIFEST_ERROR_CODES = {
   MANIFEST_INVALID: 'config',
   MANIFEST_BAD_ARGUMENT: 'usage',
+  SCRIPT_EXHAUSTED: 'config',
 } as const satisfies Record<string, ErrorKind>;
 export type ManifestErrorCode = keyof typeof MANIFEST_ERROR_CODES;
 
@@ -39,6 +40,16 @@ export class ManifestValidationError extends ManifestError {
 export class ManifestUsageError extends ManifestError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('MANIFEST_BAD_ARGUMENT', message, options);
+  }
+}
+
+/**
+ * A scripted model (`@baton/manifest/testing`) was asked for something its script cannot answer:
+ * no reply left, no script for the model name, or a scripted `error` (the test's script's fault).
+ */
+export class ScriptExhaustedError extends ManifestError {
+  constructor(message: string) {
+    super('SCRIPT_EXHAUSTED', message);
   }
 }
 

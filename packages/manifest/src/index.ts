@@ -24,7 +24,13 @@ export {
   type GuardrailCallOptions,
   type GuardrailValidator,
 } from './contracts/guardrail.js';
-export { type HandoffCheckOutcome, type HandoffGuardrailCheck } from './contracts/handoff-check.js';
+export {
+  type BoundaryCheck,
+  type BoundaryCheckOutcome,
+  type BoundaryGuardrailCheck,
+  type HandoffCheckOutcome,
+  type HandoffGuardrailCheck,
+} from './contracts/handoff-check.js';
 export {
   AgentProcessInputSchema,
   type AgentProcessInput,
@@ -68,6 +74,7 @@ export {
   ManifestError,
   ManifestValidationError,
   ManifestUsageError,
+  ScriptExhaustedError,
   unwrapManifest,
 } from './errors.js';
 export { type ManifestProblem, type LoadResult } from './problems.js';

@@ -21,7 +21,6 @@ export const RUNNER_ERROR_CODES = {
   HISTORY_SUMMARY_FAILED: 'upstream',
   SCENARIO_INVALID: 'config',
   MODEL_CONFIGURATION_INVALID: 'config',
-  SCRIPT_EXHAUSTED: 'config',
   PROCESS_OPTIONS_INVALID: 'usage',
   RUNNER_HTTP_CONFIG: 'usage',
   RUNNER_HTTP_LISTEN: 'upstream',

@@ -61,6 +61,9 @@ export type {
   TextDeltaEvent,
   ApprovalRequiredEvent,
   ApprovalDecidedEvent,
+  DecisionSubject,
+  EventFinding,
+  ToolEventDetail,
 } from './runner/events.js';
 export { STREAM_RELEASED_TEXT_CHANGED, DEFAULT_MAX_SEGMENT_CHARS } from './runner/response-release.js';
 export type {
@@ -151,7 +154,9 @@ export {
 export { getModelForAgent, type AgentAwareModelProvider } from './models/agent-model.js';
 export { loadScenarioFile, parseScenario } from './models/scenario-loader.js';
 export { ScenarioSchema, type Scenario, type ScenarioInput, type ScenarioRule, type ScenarioCondition } from './models/scenario-schema.js';
-export { ModelSetupError, ScenarioError, ModelConfigurationError, ScriptExhaustedError } from './models/errors.js';
+export { ModelSetupError, ScenarioError, ModelConfigurationError } from './models/errors.js';
+// Thrown by the scripted model, which lives in @baton/manifest/testing.
+export { ScriptExhaustedError } from '@baton/manifest';
 
 export {
   spawnJsonProcess,

@@ -1,70 +1,41 @@
 // Bridges a real @openai/agents-core Runner run into OpenTelemetry. The model is the only
-// stand-in: an offline scripted model (labelled as such) that, like the SDK's OpenAI model
-// classes, records each call in a generation span.
+// stand-in: the one public scripted model (@baton/manifest/testing, labelled as such), wrapped so
+// that, like the SDK's OpenAI model classes, it records each call in a generation span.
+import { createScriptedModel, type ScriptedTurn } from '@baton/manifest/testing';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import {
-  Agent,
-  Runner,
-  Usage,
-  handoff,
-  tool,
-  withGenerationSpan,
-  type AgentOutputItem,
-  type Model,
-  type ModelRequest,
-  type ModelResponse,
-} from '@openai/agents-core';
+import { Agent, Runner, handoff, tool, withGenerationSpan, type Model } from '@openai/agents-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { installAgentsTraceBridge } from '../src/agents.js';
 import { createTestTracing, type TestTracing } from '../src/testing.js';
 
-/** Offline scripted model: returns the next scripted output on each call. */
-class OfflineScriptedModel implements Model {
-  readonly calls: ModelRequest[] = [];
-  constructor(
-    private readonly modelName: string,
-    private readonly script: AgentOutputItem[][],
-  ) {}
-
-  async getResponse(request: ModelRequest): Promise<ModelResponse> {
-    this.calls.push(request);
-    const output = this.script[this.calls.length - 1];
-    if (!output) throw new Error(`offline scripted model ${this.modelName}: no step ${this.calls.length}`);
-    return withGenerationSpan(async (span) => {
-      span.spanData.model = this.modelName;
-      span.spanData.input = [{ role: 'user', content: JSON.stringify(request.input) }];
-      span.spanData.output = output as unknown as Record<string, unknown>[];
-      span.spanData.usage = { input_tokens: 11, output_tokens: 7 };
-      return { output, usage: new Usage({ inputTokens: 11, outputTokens: 7, requests: 1 }), responseId: `resp_${this.calls.length}` };
-    });
-  }
-
-  // eslint-disable-next-line require-yield
-  async *getStreamedResponse(): AsyncIterable<never> {
-    throw new Error('offline scripted model: streaming is not scripted');
-  }
+/**
+ * The scripted model under `modelName`, each call in a generation span (model, input, output and
+ * a fixed token usage), as the SDK's model classes record theirs; streaming is not scripted here.
+ */
+function generatingModel(modelName: string, script: ScriptedTurn[]): Model {
+  const { model } = createScriptedModel({ script });
+  return {
+    getResponse: (request) =>
+      withGenerationSpan(async (span) => {
+        const response = await model.getResponse(request);
+        span.spanData.model = modelName;
+        span.spanData.input = [{ role: 'user', content: JSON.stringify(request.input) }];
+        span.spanData.output = response.output as unknown as Record<string, unknown>[];
+        span.spanData.usage = { input_tokens: 11, output_tokens: 7 };
+        return response;
+      }),
+    getStreamedResponse: () => {
+      throw new Error(`scripted model ${modelName}: streaming is not scripted in this test`);
+    },
+  };
 }
-
-const call = (callId: string, name: string, args: object): AgentOutputItem => ({
-  type: 'function_call',
-  callId,
-  name,
-  status: 'completed',
-  arguments: JSON.stringify(args),
-});
-const message = (text: string): AgentOutputItem => ({
-  type: 'message',
-  role: 'assistant',
-  status: 'completed',
-  content: [{ type: 'output_text', text }],
-});
 
 function buildAgents() {
   const refunds = new Agent({
     name: 'refunds',
     instructions: 'Handle refunds.',
-    model: new OfflineScriptedModel('offline-refunds', [[message('Refund for 10042 started.')]]),
+    model: generatingModel('offline-refunds', [{ message: 'Refund for 10042 started.' }]),
   });
   const lookupOrder = tool({
     name: 'lookup_order',
@@ -75,9 +46,9 @@ function buildAgents() {
   const triage = new Agent({
     name: 'triage',
     instructions: 'Route requests.',
-    model: new OfflineScriptedModel('offline-triage', [
-      [call('c1', 'lookup_order', { order_id: '10042' })],
-      [call('c2', 'transfer_to_refunds', {})],
+    model: generatingModel('offline-triage', [
+      { toolCalls: [{ id: 'c1', name: 'lookup_order', arguments: { order_id: '10042' } }] },
+      { toolCalls: [{ id: 'c2', name: 'transfer_to_refunds', arguments: {} }] },
     ]),
     tools: [lookupOrder],
     handoffs: [handoff(refunds)],

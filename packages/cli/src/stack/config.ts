@@ -1,10 +1,10 @@
 import type { GuardrailClientOptions } from '@baton/guardrail-client';
 import type { GuardrailEngineOptions } from '@baton/guardrail-server';
 import type { ActionType, GuardrailValidator } from '@baton/manifest';
-import type { PacketHandoffGate, PacketKeys } from '@baton/packets';
+import type { PacketKeys } from '@baton/packets';
 import type {
   AgentRegistry,
-  HandoffGate,
+  RunnerEventListener,
   ModelRequestListener,
   RunnerLimits,
   RunRequest,
@@ -62,10 +62,7 @@ export interface StackPacketsConfig {
  * Delegation (`delegate_task`) through @baton/skills: every `createDelegation` option except the
  * runner and the guardrail, which the stack supplies (its own runner and validator).
  */
-export type StackDelegationConfig = Omit<CreateDelegationOptions, 'runner' | 'guardrails'> & {
-  /** Wraps the `delegate_task` tool before the runner gets it (to watch calls; it must not change them). */
-  observeTool?: (tool: SystemTool) => SystemTool;
-};
+export type StackDelegationConfig = Omit<CreateDelegationOptions, 'runner' | 'guardrails'>;
 
 /** Everything {@link createBatonStack} builds a runner from. */
 export interface BatonStackConfig {
@@ -81,8 +78,6 @@ export interface BatonStackConfig {
   store: StackStoreConfig;
   /** The guardrail every boundary is checked with (runner, packet gate and delegation alike). */
   guardrail: StackGuardrailConfig;
-  /** Wraps the validator before anything uses it (to watch decisions; it must not change them). */
-  observeGuardrail?: (validator: GuardrailValidator) => GuardrailValidator;
   /** Offline-model scenario, used when the environment selects the offline model. */
   scenarioFile?: string;
   /** Modules exporting `tools`, a record of functions. */
@@ -91,8 +86,6 @@ export interface BatonStackConfig {
   tools?: Record<string, ToolImplementation>;
   /** Purpose-bound packets for handoffs; absent means handoffs are ungated. */
   packets?: StackPacketsConfig;
-  /** Wraps the packet gate before the runner gets it (to watch handoffs; it must not change them). */
-  observeHandoffGate?: (gate: PacketHandoffGate) => HandoffGate;
   /** Delegation; absent means no `delegate_task` (an agent whose baton.yml names it is refused). */
   delegation?: StackDelegationConfig;
   /** Runtime tools besides `delegate_task`. */
@@ -107,6 +100,8 @@ export interface BatonStackConfig {
   guardrailFailOpen?: readonly ActionType[];
   /** Sees every model request as sent (after the capture is written). */
   onModelRequest?: ModelRequestListener;
+  /** Every run's events (the runner's `RunnerOptions.onEvent`; README "Runner events" of @baton/runner). */
+  onEvent?: RunnerEventListener;
 }
 
 /** The runner a stack hands out: `run()` with per-call capture correlation. */
@@ -124,7 +119,7 @@ export interface BatonStack {
   registry: AgentRegistry;
   /** The thread store (threads, runs, audit records). */
   store: ThreadStore;
-  /** The (observed) guardrail every boundary goes through. */
+  /** The guardrail every boundary goes through. */
   validator: GuardrailValidator;
   /** The model in use: its label (`offline model`, `openai`, …) and API. */
   model: { label: string; api: string };

@@ -111,21 +111,19 @@ async function build(config: BatonStackConfig, closer: Closer): Promise<BatonSta
     ]);
     validator = createInProcessGuardrail(createGuardrailEngine(guardrail.engine));
   }
-  if (config.observeGuardrail) validator = config.observeGuardrail(validator);
 
   // The purpose-bound transfer gate: a handoff target's whole input is a packet of the fields its
   // purpose permits, read from the case data under the authenticated caller, never the
   // coordinator's history. Decisions and boundary proofs go to the same store.
   let handoffGate: HandoffGate | undefined;
   if (packets) {
-    const gate = packets.module.createPacketHandoffGate({
+    handoffGate = packets.module.createPacketHandoffGate({
       policyStore: packets.module.createFilePolicyStore({ file: packets.contractFile }),
       caseData: packets.module.createFileCaseDataSource({ file: packets.casesFile }),
       keys: packets.keys,
       audit: store,
       guardrail: validator,
     });
-    handoffGate = config.observeHandoffGate ? config.observeHandoffGate(gate) : gate;
   }
 
   // Delegation and the runner need each other (agent subagents run on the runner; the runner
@@ -134,9 +132,8 @@ async function build(config: BatonStackConfig, closer: Closer): Promise<BatonSta
   let delegation: Delegation | undefined;
   const systemTools: SystemTool[] = [...(config.systemTools ?? [])];
   if (config.delegation) {
-    const { observeTool, ...options } = config.delegation;
     delegation = (await import('@baton/skills')).createDelegation({
-      ...options,
+      ...config.delegation,
       runner: { run: (request) => (late.runner as StackRunner).run(request as RunRequest) },
       // The runner's checker, so delegation's checks get its guardrail timeout and fail policy
       // (one policy, not a second checker with defaults). Bound once the runner exists, before
@@ -146,7 +143,7 @@ async function build(config: BatonStackConfig, closer: Closer): Promise<BatonSta
     const created = delegation;
     closer.add('delegation', () => created.shutdown());
     const tool = delegation.delegateTaskTool as SystemTool;
-    systemTools.push(observeTool ? observeTool(tool) : tool);
+    systemTools.push(tool);
   }
 
   const onModelRequest = config.onModelRequest;
@@ -161,6 +158,7 @@ async function build(config: BatonStackConfig, closer: Closer): Promise<BatonSta
     ...(handoffGate ? { handoffGate } : {}),
     ...(systemTools.length > 0 ? { systemTools } : {}),
     ...(config.limits ? { limits: config.limits } : {}),
+    ...(config.onEvent ? { onEvent: config.onEvent } : {}),
     ...(captures || onModelRequest
       ? {
           onModelRequest: async (event: Parameters<NonNullable<typeof onModelRequest>>[0]) => {

@@ -13,3 +13,37 @@ export interface HandoffCheckOutcome {
  * trace span, audit and `RunResult.guardrail_decisions`). Never throws: a failed check is a BLOCK.
  */
 export type HandoffGuardrailCheck = (crossing: HandoffPayload) => Promise<HandoffCheckOutcome>;
+
+/**
+ * A guardrail check a tool makes at a boundary it opens itself: `delegate_task` checks what a
+ * subagent is told (AGENT_INPUT) and what it yields (AGENT_RESPONSE). The runner that supplies it
+ * (`ToolContext.checkBoundary`) makes it through its own checker and records it like its own
+ * decisions: trace span, audit, `RunResult.guardrail_decisions` and a `guardrail_decision` event.
+ */
+export interface BoundaryCheck {
+  actionType: 'AGENT_INPUT' | 'AGENT_RESPONSE';
+  /** The text that crosses. */
+  payload: string;
+  /** The agent or skill whose boundary it is, as a reverse-DNS id (the request's `source_agent_id`). */
+  agentId: string;
+  /** The boundary's kind (only delegation today). */
+  boundary: 'delegation';
+  /** The subagent's name as the caller asked for it (`subagent_type`), for events. */
+  subject: string;
+  /** The subagent's delegation depth (the caller's + 1). */
+  depth: number;
+  signal?: AbortSignal;
+}
+
+/** What a boundary check decided: the text to go on with (the modified one after a MODIFY). */
+export interface BoundaryCheckOutcome {
+  decision: Decision;
+  reasonCode: string;
+  reasonMessage: string;
+  payload: string;
+  /** True when no guardrail answered (timeout, outage, unverifiable answer) and the fail policy decided. */
+  failed: boolean;
+}
+
+/** Makes and records one {@link BoundaryCheck}. Never throws: a failed check is a BLOCK (or ALLOW where fail-open is configured). */
+export type BoundaryGuardrailCheck = (check: BoundaryCheck) => Promise<BoundaryCheckOutcome>;

@@ -3,7 +3,13 @@
 export type { RunAuth } from './auth.js';
 export type { AuditRecordInput, AuditSink } from './audit.js';
 export type { BatonLogger } from './logger.js';
-export type { HandoffCheckOutcome, HandoffGuardrailCheck } from './handoff-check.js';
+export type {
+  BoundaryCheck,
+  BoundaryCheckOutcome,
+  BoundaryGuardrailCheck,
+  HandoffCheckOutcome,
+  HandoffGuardrailCheck,
+} from './handoff-check.js';
 export {
   ERROR_KINDS,
   type ErrorKind,

@@ -1,6 +1,6 @@
 import type { RunAuth } from './auth.js';
 import type { ErrorInfo } from './errors.js';
-import type { HandoffGuardrailCheck } from './handoff-check.js';
+import type { BoundaryGuardrailCheck, HandoffGuardrailCheck } from './handoff-check.js';
 
 /**
  * The runtime contracts of a run: what a run executor is asked and what it answers, the tools it
@@ -38,6 +38,12 @@ export interface ToolContext {
   idempotencyKey?: string;
   /** Set when a human approved this call (the run paused in `requires_action` and was resumed). */
   approval?: { id: string; approved: true };
+  /**
+   * The runner's recorded guardrail check for a boundary the tool opens (a delegation's subagent
+   * input and yield): decided by the runner's checker and recorded like the runner's own
+   * decisions. The Baton runner always supplies it.
+   */
+  checkBoundary?: BoundaryGuardrailCheck;
 }
 
 /** A user tool: arguments are already validated against the manifest's JSON Schema. */
@@ -67,6 +73,12 @@ export interface SystemTool<Ctx = ToolContext> {
    * not a JSON object). A throw counts as "needs approval" (fail closed).
    */
   needsApproval?: boolean | ((args: Record<string, unknown>, ctx: { agentId: string; threadId: string }) => boolean | Promise<boolean>);
+  /**
+   * The tool's own report on a call that ran, for the runner's `tool_end` event: ids, names,
+   * codes, counts and flags only (never argument or output text). Given the arguments it ran with
+   * and its output; what is not a flat string, number or boolean is dropped, a throw reports nothing.
+   */
+  eventDetail?: (args: Record<string, unknown>, output: string, ctx: Ctx) => Record<string, string | number | boolean> | undefined;
 }
 
 /** A tool call that succeeded on the thread (recorded call and output, no error). */

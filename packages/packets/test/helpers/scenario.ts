@@ -1,10 +1,20 @@
-// The triage → refunds scenario on the REAL @openai/agents Runner, with offline scripted models.
+// The triage → refunds scenario on the REAL @openai/agents Runner, with the one public scripted
+// model (@baton/manifest/testing; a labelled offline stand-in for a model).
 import { Agent, Runner, tool, user } from '@openai/agents';
-import type { AgentInputItem, Handoff, ModelRequest, Tool } from '@openai/agents';
+import type { AgentInputItem, Handoff, Model, ModelRequest, Tool } from '@openai/agents';
+import { createScriptedModel, type ModelScript } from '@baton/manifest/testing';
 import { z } from 'zod';
 import { parsePacketInput, userTextOf } from '../../src/index.js';
 import { CANARY } from './fixtures.js';
-import { RecordingScriptedModel, call, say } from './scripted-model.js';
+
+/** An agent's scripted model: the Model the agent runs with, every request it got, and all of it as one string. */
+export type RecordingModel = Model & { readonly requests: ModelRequest[]; seen(): string };
+
+function recordingModel(script: ModelScript): RecordingModel {
+  const scripted = createScriptedModel({ script });
+  // The agent holds this very object, so a test may wrap its getResponse (the gate's proof hook).
+  return Object.assign(scripted.model, { requests: scripted.requests, seen: () => JSON.stringify(scripted.requests) });
+}
 
 /** get_case as the coordinator sees it: the whole case, free text included (the tool result canary). */
 export const getCaseTool = tool({
@@ -26,25 +36,26 @@ export function priorHistory(): AgentInputItem[] {
 }
 
 /** The specialist: reads ONLY the packet, checks the refund window with a read-only tool, answers. */
-export function refundsSpecialist(): { agent: Agent; model: RecordingScriptedModel } {
-  const model = new RecordingScriptedModel('refunds', [
-    (req: ModelRequest) => {
+export function refundsSpecialist(): { agent: Agent; model: RecordingModel } {
+  const model = recordingModel((req: ModelRequest, index: number) => {
+    if (index === 0) {
       const packet = parsePacketInput(userTextOf(req.input) ?? '');
       const fields = packet?.fields ?? {};
-      return [
-        call('check_refund_window', {
-          order_id: String(fields.order_id ?? 'unknown'),
-          purchase_date: String(fields.purchase_date ?? 'unknown'),
-        }),
-      ];
-    },
-    (req: ModelRequest) => {
-      const first = Array.isArray(req.input) ? req.input[0] : undefined;
-      const packet = parsePacketInput(userTextOf(first ? [first] : []) ?? '');
-      const fields = packet?.fields ?? {};
-      return [say(`Order ${String(fields.order_id ?? '?')} is eligible for a refund of ${String(fields.refund_amount ?? '?')}.`)];
-    },
-  ]);
+      return {
+        toolCalls: [
+          {
+            name: 'check_refund_window',
+            arguments: { order_id: String(fields.order_id ?? 'unknown'), purchase_date: String(fields.purchase_date ?? 'unknown') },
+          },
+        ],
+      };
+    }
+    if (index > 1) throw new Error(`refunds: the scripted model has no reply ${index + 1}`);
+    const first = Array.isArray(req.input) ? req.input[0] : undefined;
+    const packet = parsePacketInput(userTextOf(first ? [first] : []) ?? '');
+    const fields = packet?.fields ?? {};
+    return { message: `Order ${String(fields.order_id ?? '?')} is eligible for a refund of ${String(fields.refund_amount ?? '?')}.` };
+  });
   const checkWindow = tool({
     name: 'check_refund_window',
     description: 'Read-only: is the purchase inside the 30-day refund window?',
@@ -65,18 +76,17 @@ export interface TriageOptions {
 }
 
 /** The coordinator: reads the case (tool result), quotes it in an ordinary message, then routes. */
-export function triageCoordinator(options: TriageOptions): { agent: Agent; model: RecordingScriptedModel } {
+export function triageCoordinator(options: TriageOptions): { agent: Agent; model: RecordingModel } {
   const caseId = options.caseId ?? 'C-1001';
   const route = options.specialistTool ? 'refunds_review' : 'transfer_to_refunds';
-  const steps = [
-    [call('get_case', { case_id: caseId }, 'call_get_case')],
-    [
-      say(`The notes quote the customer: "${CANARY.quote}". Routing to refunds.`),
-      call(route, { case_id: caseId, purpose: null }, 'call_route'),
-    ],
-  ];
-  if (options.specialistTool) steps.push([say('The refunds team has answered.')]);
-  const model = new RecordingScriptedModel('triage', steps);
+  const model = recordingModel([
+    { toolCalls: [{ name: 'get_case', arguments: { case_id: caseId }, id: 'call_get_case' }] },
+    {
+      message: `The notes quote the customer: "${CANARY.quote}". Routing to refunds.`,
+      toolCalls: [{ name: route, arguments: { case_id: caseId, purpose: null }, id: 'call_route' }],
+    },
+    ...(options.specialistTool ? [{ message: 'The refunds team has answered.' }] : []),
+  ]);
   const agent = new Agent({
     name: 'triage',
     instructions: 'You triage support cases.',

@@ -29,11 +29,3 @@ export class ModelConfigurationError extends ModelSetupError {
     this.name = 'ModelConfigurationError';
   }
 }
-
-/** A scripted model was asked for something its script cannot answer (the test's fault). */
-export class ScriptExhaustedError extends ModelSetupError {
-  constructor(message: string) {
-    super('SCRIPT_EXHAUSTED', message);
-    this.name = 'ScriptExhaustedError';
-  }
-}

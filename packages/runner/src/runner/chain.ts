@@ -8,7 +8,7 @@ import type { ResumePlan } from './approval-gate.js';
 import { requiredActionOf } from './approvals.js';
 import type { AgentRunState, CallState } from './call-state.js';
 import type { RunnerContext } from './context.js';
-import { createEventSink, type RunnerEventSink } from './events.js';
+import { createEventSink, decisionEvent, type RunnerEventSink } from './events.js';
 import { checkGuardrail, type GuardrailCheckerOptions, type RecordedDecision } from './guardrails.js';
 import { runHandoff } from './handoff.js';
 import type { AgentRunOutcome } from './in-process-agent.js';
@@ -97,7 +97,7 @@ async function runSteps(ctx: RunnerContext, options: ChainOptions, progress: Cha
     store: ctx.store,
     writes,
     decisions,
-    ...(events.active ? { onDecision: (d: RecordedDecision, runId: string | null) => emitDecision(events, d, runId) } : {}),
+    ...(events.active ? { onDecision: (d, runId, about) => events.emit(decisionEvent(d, runId, about)) } : {}),
   };
   const call: CallState = {
     threadId,
@@ -133,7 +133,7 @@ async function runSteps(ctx: RunnerContext, options: ChainOptions, progress: Cha
   const chain: string[] = [];
   let handoffs = 0;
   // The honoured handoff that leads to the next run, reported once that run exists.
-  let handedOff: { from_run_id: string; from_agent_id: string } | undefined;
+  let handedOff: { from_run_id: string; from_agent_id: string; packet_id?: string } | undefined;
 
   // The paused run continues under its own id; a handoff from it starts a new one as usual.
   let resuming = resume?.suspended ? { plan: resume, suspended: resume.suspended } : undefined;
@@ -284,7 +284,11 @@ async function runSteps(ctx: RunnerContext, options: ChainOptions, progress: Cha
     }
     await finish('cancelled', { code: 'HANDED_OFF', message: `handed off to ${next.target.manifest.id} (${HANDOFF_PROTOCOL_NAME})` });
     handoffs++;
-    handedOff = { from_run_id: record.id, from_agent_id: agent.manifest.id };
+    handedOff = {
+      from_run_id: record.id,
+      from_agent_id: agent.manifest.id,
+      ...(next.prepared?.packetId !== undefined ? { packet_id: next.prepared.packetId } : {}),
+    };
     agent = next.target;
     input = next.input;
     prepared = next.prepared;
@@ -315,17 +319,6 @@ function responseRelease(
       guard.onDecision?.(decision, runId);
     },
     ...(ctx.options.streamSegmentMaxChars !== undefined ? { maxSegmentChars: ctx.options.streamSegmentMaxChars } : {}),
-  });
-}
-
-function emitDecision(events: RunnerEventSink, d: RecordedDecision, runId: string | null): void {
-  events.emit({
-    type: 'guardrail_decision',
-    run_id: runId,
-    agent_id: d.agent_id,
-    action_type: d.action_type,
-    decision: d.decision,
-    reason_code: d.reason_code,
   });
 }
 

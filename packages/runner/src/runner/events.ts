@@ -46,6 +46,8 @@ export interface HandoffEvent {
   from_agent_id: string;
   to_agent_id: string;
   to_run_id?: string;
+  /** The packet the handoff gate built (server-generated id), when it built one. */
+  packet_id?: string;
 }
 
 /** The model called an in-process tool (before its arguments are validated and checked). */
@@ -66,10 +68,51 @@ export interface ToolEndEvent {
   call_id: string;
   name: string;
   ok: boolean;
+  /**
+   * Names of the arguments the tool ran with (after schema validation and the TOOL_CALL check,
+   * so a MODIFY's arguments), in their order; absent when the tool did not run.
+   */
+  argument_names?: string[];
+  /** Length (UTF-16 code units) of what the tool returned, before the TOOL_OUTPUT check; absent when it did not return. */
+  output_chars?: number;
+  /** What the tool itself reported about the call ({@link ToolEventDetail}); absent when it reports nothing. */
+  detail?: ToolEventDetail;
+}
+
+/**
+ * A tool's own report on one call, for `tool_end` (a system tool's `eventDetail`): ids, names,
+ * codes, counts and flags only. `delegate_task` reports `subagent`, `depth`, `status`,
+ * `requires_approval` and, when it failed, `error_code` (README "Runner events").
+ */
+export type ToolEventDetail = Record<string, string | number | boolean>;
+
+/** A finding as events carry it: where and what, never the matched text. */
+export interface EventFinding {
+  detector: string;
+  type: string;
+  severity: string;
+  /** JSON pointer into the payload (`""` for a string payload), when the guardrail gave one. */
+  path?: string;
+  start: number;
+  end: number;
+}
+
+/** What a decision was about, beyond its action type (names and ids only). */
+export interface DecisionSubject {
+  /** The tool call's id (TOOL_CALL, TOOL_OUTPUT). */
+  call_id?: string;
+  /** The tool's protocol name (TOOL_CALL, TOOL_OUTPUT), the handoff's target agent (AGENT_HANDOFF), the subagent (delegation). */
+  subject?: string;
+  /** For AGENT_HANDOFF: `request` (what the model asked to hand over) or `crossing` (what the handoff gate lets cross). */
+  checked?: 'request' | 'crossing';
+  /** `delegation` for a check a `delegate_task` made at a subagent's boundary (its input, its yield). */
+  boundary?: 'delegation';
+  /** The delegation depth of the subagent a delegation check was about (the caller's depth + 1). */
+  depth?: number;
 }
 
 /** A guardrail decided (one per entry of `RunResult.guardrail_decisions`); never payload content. */
-export interface GuardrailDecisionEvent {
+export interface GuardrailDecisionEvent extends DecisionSubject {
   type: 'guardrail_decision';
   /** Null for a check outside any agent run. */
   run_id: string | null;
@@ -77,6 +120,41 @@ export interface GuardrailDecisionEvent {
   action_type: string;
   decision: string;
   reason_code: string;
+  /** The guardrail's findings (detector, type, severity, offsets), when it reported any. */
+  findings?: EventFinding[];
+}
+
+/** The event for one recorded decision (findings reduced to where and what). */
+export function decisionEvent(
+  d: { action_type: string; decision: string; reason_code: string; agent_id: string; findings?: unknown[] },
+  runId: string | null,
+  about?: DecisionSubject,
+): GuardrailDecisionEvent {
+  const findings = (d.findings ?? []).flatMap((f) => {
+    const x = f as Partial<EventFinding>;
+    if (typeof x.detector !== 'string' || typeof x.type !== 'string' || typeof x.severity !== 'string') return [];
+    if (typeof x.start !== 'number' || typeof x.end !== 'number') return [];
+    return [
+      {
+        detector: x.detector,
+        type: x.type,
+        severity: x.severity,
+        ...(typeof x.path === 'string' ? { path: x.path } : {}),
+        start: x.start,
+        end: x.end,
+      },
+    ];
+  });
+  return {
+    type: 'guardrail_decision',
+    run_id: runId,
+    agent_id: d.agent_id,
+    action_type: d.action_type,
+    decision: d.decision,
+    reason_code: d.reason_code,
+    ...about,
+    ...(findings.length > 0 ? { findings } : {}),
+  };
 }
 
 /**

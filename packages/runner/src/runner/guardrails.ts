@@ -1,6 +1,7 @@
 import type { GuardrailChecker, GuardrailCheckResult, PayloadOf } from '@baton/guardrail-client';
 import type { ActionType, Decision, Finding } from '@baton/manifest';
 import type { Context } from '@opentelemetry/api';
+import type { DecisionSubject } from './events.js';
 import type { ThreadStore } from '../store/types.js';
 import { endSpan, type RunTracing } from './tracing.js';
 import type { WriteBuffer } from './write-buffer.js';
@@ -13,6 +14,8 @@ export interface GuardrailOutcome<P> {
   /** The original payload on ALLOW, the modified one on MODIFY, the original on BLOCK. */
   payload: P;
   findings?: Finding[];
+  /** True when no guardrail answered and the fail policy decided. */
+  failed: boolean;
 }
 
 /** A decision as listed in `RunResult.guardrail_decisions` (no payload content). */
@@ -34,6 +37,8 @@ export interface GuardrailCheck<A extends ActionType> {
   signal: AbortSignal;
   /** Extra span / audit attributes (e.g. the tool's protocol name); never content. */
   detail?: Record<string, string>;
+  /** What the decision is about, for its `guardrail_decision` event (ids and names only). */
+  about?: DecisionSubject;
 }
 
 /** Where one run call's guardrail checks go and are recorded. */
@@ -46,7 +51,7 @@ export interface GuardrailCheckerOptions {
   writes?: WriteBuffer;
   decisions: RecordedDecision[];
   /** Told of every recorded decision (the runner's `guardrail_decision` event). */
-  onDecision?: (decision: RecordedDecision, runId: string | null) => void;
+  onDecision?: (decision: RecordedDecision, runId: string | null, about?: DecisionSubject) => void;
 }
 
 /**
@@ -84,7 +89,7 @@ export async function checkGuardrail<A extends ActionType>(
   };
   if (result.findings && result.findings.length > 0) recorded.findings = result.findings;
   options.decisions.push(recorded);
-  options.onDecision?.(recorded, check.runId);
+  options.onDecision?.(recorded, check.runId, check.about);
   scope.span.setAttributes({
     'baton.guardrail.decision': result.decision,
     'baton.guardrail.reason_code': result.reasonCode,
@@ -115,6 +120,7 @@ export async function checkGuardrail<A extends ActionType>(
     reasonCode: result.reasonCode,
     reasonMessage: result.reasonMessage,
     payload: result.payload,
+    failed: result.failure !== undefined,
   };
   if (result.findings) outcome.findings = result.findings;
   return outcome;

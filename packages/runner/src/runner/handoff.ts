@@ -125,6 +125,7 @@ export async function runHandoff(ctx: RunnerContext, step: HandoffStep): Promise
     parent: scope.context,
     signal: call.signal,
     detail: { 'baton.handoff.target': payload.target_agent_id },
+    about: { subject: payload.target_agent_id, checked: 'request' },
   });
   if (check.decision === 'BLOCK') {
     const e = new HandoffRejectedError(
@@ -165,12 +166,14 @@ export async function runHandoff(ctx: RunnerContext, step: HandoffStep): Promise
       crossingChecked = true;
       // A gate's bug must not reach the guardrail as a payload it cannot judge (nor fail open on it).
       if (!HandoffPayloadSchema.safeParse(crossing).success) {
-        call.guard.decisions.push({
+        const invalid = {
           action_type: 'AGENT_HANDOFF',
           decision: 'BLOCK',
           reason_code: 'HANDOFF_CROSSING_INVALID',
           agent_id: source.manifest.id,
-        });
+        };
+        call.guard.decisions.push(invalid);
+        call.guard.onDecision?.(invalid, run.runId, { subject: target.manifest.id, checked: 'crossing' });
         return {
           decision: 'BLOCK',
           reasonCode: 'HANDOFF_CROSSING_INVALID',
@@ -186,6 +189,7 @@ export async function runHandoff(ctx: RunnerContext, step: HandoffStep): Promise
         parent: scope.context,
         signal: call.signal,
         detail: { 'baton.handoff.target': String(crossing?.target_agent_id), 'baton.handoff.checked': 'crossing' },
+        about: { subject: crossing.target_agent_id, checked: 'crossing' },
       });
       return { decision: c.decision, reasonCode: c.reasonCode, reasonMessage: c.reasonMessage };
     };

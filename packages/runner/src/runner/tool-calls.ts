@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { HANDOFF_PROTOCOL_NAME, HANDOFF_WIRE_NAME } from '@baton/manifest';
+import { AgentIdSchema, HANDOFF_PROTOCOL_NAME, HANDOFF_WIRE_NAME, type BoundaryCheck, type BoundaryGuardrailCheck } from '@baton/manifest';
+import type { Context } from '@opentelemetry/api';
 import { ToolNameError } from '../errors.js';
 import { systemToolWireName } from './tool-names.js';
 import type { JsonObject } from '../store/types.js';
@@ -8,6 +9,7 @@ import { checkGuardrail } from './guardrails.js';
 import { HANDOFF_DESCRIPTION, handoffParameters, parseHandoffArguments } from './handoff-tool.js';
 import { recordTaint, threadTaint } from './taint.js';
 import { endSpan, fetchWithTraceHeaders } from './tracing.js';
+import type { ToolEventDetail } from './events.js';
 import type { SystemTool, ToolContext, ToolImplementation } from './types.js';
 
 /** The code of a TOOL_CALL MODIFY turned into a BLOCK because its arguments no longer fit the tool's schema. */
@@ -126,6 +128,8 @@ export async function executeToolCall(
     'baton.agent.id': run.agent.manifest.id,
   });
   let errorCode: string | undefined;
+  // What tool_end reports about a call that ran: argument names, output size, the tool's own detail.
+  let ran: { argument_names: string[]; output_chars?: number; detail?: ToolEventDetail } | undefined;
   const fail = async (code: string, message: string): Promise<string> => {
     errorCode = code;
     await appendItem(call, run, { type: 'function_call_output', call_id: callId, name: spec.protocolName, output: message, error: code });
@@ -179,6 +183,7 @@ export async function executeToolCall(
       parent: scope.context,
       signal: call.signal,
       detail: { 'baton.tool.name': spec.protocolName },
+      about: { call_id: callId, subject: spec.protocolName },
     });
     if (callCheck.decision === 'BLOCK') {
       return await fail(
@@ -206,7 +211,7 @@ export async function executeToolCall(
           agent_id: run.agent.manifest.id,
         };
         call.guard.decisions.push(recorded);
-        call.guard.onDecision?.(recorded, run.runId);
+        call.guard.onDecision?.(recorded, run.runId, { call_id: callId, subject: spec.protocolName });
         return await fail(
           MODIFY_BREAKS_SCHEMA,
           `Error: the call to tool '${spec.protocolName}' was blocked: the guardrail's modified arguments (${callCheck.reasonCode}) would break the tool's schema (${modifiedProblem}); the tool was not called. ` +
@@ -238,7 +243,9 @@ export async function executeToolCall(
       ...(call.idempotencyKey !== undefined
         ? { idempotencyKey: toolCallKey(call.idempotencyKey, run, ordinal, spec.protocolName, effectiveArgs) }
         : {}),
+      checkBoundary: boundaryCheck(call, run, scope.context),
     };
+    ran = { argument_names: Object.keys(effectiveArgs) };
     let result: unknown;
     // Tainted before the source runs: whatever it returns (or throws, or the output guardrail
     // later decides), untrusted content may reach this thread from now on.
@@ -265,6 +272,9 @@ export async function executeToolCall(
     }
 
     const output = typeof result === 'string' ? result : (JSON.stringify(result) ?? '');
+    ran.output_chars = output.length;
+    const detail = toolEventDetail(call, spec, effectiveArgs, output, ctx);
+    if (detail) ran.detail = detail;
 
     const outputCheck = await checkGuardrail(call.guard, {
       actionType: 'TOOL_OUTPUT',
@@ -275,6 +285,7 @@ export async function executeToolCall(
       parent: scope.context,
       signal: call.signal,
       detail: { 'baton.tool.name': spec.protocolName },
+      about: { call_id: callId, subject: spec.protocolName },
     });
     let visible = output;
     if (outputCheck.decision === 'BLOCK') visible = `[tool output withheld by guardrail: ${outputCheck.reasonMessage}]`;
@@ -296,7 +307,109 @@ export async function executeToolCall(
       call_id: callId,
       name: spec.protocolName,
       ok: errorCode === undefined,
+      ...ran,
     });
+  }
+}
+
+/**
+ * `ToolContext.checkBoundary`: a tool's boundary check (a delegation's subagent input and yield)
+ * through the runner's one checker, recorded like every decision of the run, under the tool's span.
+ */
+function boundaryCheck(call: CallState, run: AgentRunState, parent: Context): BoundaryGuardrailCheck {
+  return async (check) => {
+    // A tool's bug must not reach the guardrail as a request it cannot judge (nor fail open on it).
+    const problem = boundaryCheckProblem(check);
+    if (problem) {
+      // Only what is known to be an id or a code is recorded: the rest may be anything the tool held.
+      const valid = typeof check === 'object' && check !== null;
+      const agentId = valid && AgentIdSchema.safeParse(check.agentId).success ? check.agentId : 'unknown';
+      const actionType =
+        valid && (check.actionType === 'AGENT_INPUT' || check.actionType === 'AGENT_RESPONSE') ? check.actionType : 'UNKNOWN';
+      const recorded = {
+        action_type: actionType,
+        decision: 'BLOCK',
+        reason_code: BOUNDARY_CHECK_INVALID,
+        agent_id: agentId,
+      };
+      call.guard.decisions.push(recorded);
+      call.guard.onDecision?.(recorded, run.runId, { boundary: 'delegation' });
+      return {
+        decision: 'BLOCK',
+        reasonCode: BOUNDARY_CHECK_INVALID,
+        reasonMessage: `the tool asked for a boundary check the runner cannot make: ${problem}`,
+        payload: valid && typeof check.payload === 'string' ? check.payload : '',
+        failed: false,
+      };
+    }
+    const outcome = await checkGuardrail(call.guard, {
+      actionType: check.actionType,
+      payload: check.payload,
+      agentId: check.agentId,
+      threadId: call.threadId,
+      runId: run.runId,
+      parent,
+      // The run's abort always applies; a tool may bound its own check further.
+      signal: check.signal ? AbortSignal.any([call.signal, check.signal]) : call.signal,
+      detail: { 'baton.boundary': check.boundary, 'baton.subagent': check.subject, 'baton.delegation.depth': String(check.depth) },
+      about: { boundary: check.boundary, subject: check.subject, depth: check.depth },
+    });
+    return {
+      decision: outcome.decision,
+      reasonCode: outcome.reasonCode,
+      reasonMessage: outcome.reasonMessage,
+      payload: outcome.payload,
+      failed: outcome.failed,
+    };
+  };
+}
+
+/** The reason code of a boundary check a tool asked for wrongly (recorded as a BLOCK). */
+const BOUNDARY_CHECK_INVALID = 'BOUNDARY_CHECK_INVALID';
+const MAX_BOUNDARY_NAME = 200;
+
+/** What is wrong with a tool's boundary check request, or undefined. */
+function boundaryCheckProblem(check: BoundaryCheck): string | undefined {
+  if (typeof check !== 'object' || check === null) return 'not an object';
+  if (check.actionType !== 'AGENT_INPUT' && check.actionType !== 'AGENT_RESPONSE')
+    return 'actionType must be AGENT_INPUT or AGENT_RESPONSE';
+  if (typeof check.payload !== 'string') return 'payload must be a string';
+  if (!AgentIdSchema.safeParse(check.agentId).success) return 'agentId must be a reverse-DNS agent id';
+  if (check.boundary !== 'delegation') return "boundary must be 'delegation'";
+  if (typeof check.subject !== 'string' || check.subject.length === 0 || check.subject.length > MAX_BOUNDARY_NAME)
+    return `subject must be a name of 1 to ${MAX_BOUNDARY_NAME} characters`;
+  if (!Number.isSafeInteger(check.depth) || check.depth < 0) return 'depth must be a non-negative integer';
+  if (check.signal !== undefined && !(check.signal instanceof AbortSignal)) return 'signal must be an AbortSignal';
+  return undefined;
+}
+
+/**
+ * A system tool's own report on a call (`SystemTool.eventDetail`), kept to flat strings, numbers
+ * and booleans; a hook that throws or returns anything else reports nothing (and is logged).
+ */
+function toolEventDetail(
+  call: CallState,
+  spec: ToolSpec,
+  args: Record<string, unknown>,
+  output: string,
+  ctx: ToolContext,
+): ToolEventDetail | undefined {
+  const describe = spec.system?.eventDetail;
+  if (!describe || !call.events.active) return undefined;
+  try {
+    const raw: unknown = describe(args, output, ctx);
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
+    const detail: ToolEventDetail = Object.create(null) as ToolEventDetail;
+    for (const [k, v] of Object.entries(raw)) {
+      if (typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v))) detail[k] = v;
+    }
+    return { ...detail };
+  } catch (error) {
+    call.logger.warn("a system tool's eventDetail failed; its tool_end event has no detail", {
+      tool: spec.protocolName,
+      error: error instanceof Error ? error.message : String(error),
+    });
+    return undefined;
   }
 }
 

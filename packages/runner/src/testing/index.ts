@@ -18,6 +18,8 @@ export {
 } from '../models/offline-model.js';
 export { parseScenario, loadScenarioFile } from '../models/scenario-loader.js';
 export type { Scenario, ScenarioInput, ScenarioRule } from '../models/scenario-schema.js';
+// The one scripted model lives in @baton/manifest/testing (the earliest package, so packets and
+// tracing tests use it too); re-exported here where runner users look for it.
 export {
   createScriptedModel,
   createScriptedProvider,
@@ -26,7 +28,7 @@ export {
   type ScriptedModelOptions,
   type ScriptedProvider,
   type ScriptedProviderOptions,
-} from './scripted-model.js';
+} from '@baton/manifest/testing';
 // The ThreadStore contract suite, for anyone writing a store (inject your test framework's functions).
 export {
   describeThreadStoreContract,

@@ -2,9 +2,9 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import type { ScriptedToolCall, ScriptedTurn } from './scripted-turn.js';
+import type { ScriptedToolCall, ScriptedTurn } from '@baton/manifest/testing';
 
-export type { ScriptedToolCall, ScriptedTurn } from './scripted-turn.js';
+export type { ScriptedToolCall, ScriptedTurn } from '@baton/manifest/testing';
 
 /** A request as the server received it. */
 export interface RecordedRequest {

@@ -10,7 +10,7 @@ import type { ModelRequest } from '@openai/agents-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRunnerServer, createTokenAuthenticator, parseTokensFile, type RunnerServer } from '../../src/http/index.js';
 import { createSqliteThreadStore, Runner, type RunnerEvent, type ThreadStore } from '../../src/index.js';
-import { createScriptedModel } from '../../src/testing/scripted-model.js';
+import { createScriptedModel } from '../../src/testing/index.js';
 import { allowAllGuardrail } from '@baton/manifest/testing';
 import { manifest, registry } from '../helpers/agents.js';
 

@@ -6,7 +6,7 @@ import { readConversation } from '../../src/models/conversation.js';
 import { loadScenarioFile } from '../../src/models/scenario-loader.js';
 import { renderString, renderValue } from '../../src/models/template.js';
 import type { TemplateScope } from '../../src/models/template.js';
-import { createScriptedModel } from '../../src/testing/scripted-model.js';
+import { createScriptedModel } from '../../src/testing/index.js';
 
 // Real servers, subprocess-free but SDK-heavy: generous for a loaded 2-core machine.
 vi.setConfig({ testTimeout: 90_000, hookTimeout: 90_000 });

@@ -23,7 +23,7 @@ export async function guardInput(
     'AGENT_INPUT',
     call.target,
     JSON.stringify({ instruction_set: plan.instructionSet, payload: plan.payload }),
-    { ...call.ctx, signal },
+    { ...call.ctx, signal, depth: call.scope.depth + 1 },
   );
   if (!check.ok) return { ok: false, response: failure('ERR_CONSTRAINT_VIOLATION', `the subagent's input was blocked: ${check.reason}`) };
   if (!check.modified) return { ok: true, value: plan };
@@ -56,7 +56,11 @@ export async function guardResponse(
   response: ResponsePackage,
   signal: AbortSignal,
 ): Promise<Checked<ResponsePackage>> {
-  const check = await checkText(rt.guardrails, 'AGENT_RESPONSE', call.target, JSON.stringify(response), { ...call.ctx, signal });
+  const check = await checkText(rt.guardrails, 'AGENT_RESPONSE', call.target, JSON.stringify(response), {
+    ...call.ctx,
+    signal,
+    depth: call.scope.depth + 1,
+  });
   if (!check.ok)
     return { ok: false, response: failure('ERR_CONSTRAINT_VIOLATION', `the subagent's response was blocked: ${check.reason}`) };
   if (!check.modified) return { ok: true, value: response };

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createGuardrailChecker, type GuardrailChecker } from '@baton/guardrail-client';
-import type { GuardrailValidator } from '@baton/manifest';
+import type { BoundaryGuardrailCheck, GuardrailValidator } from '@baton/manifest';
 import { SkillsConfigError } from '../errors.js';
 
 const AGENT_ID = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
@@ -42,28 +42,53 @@ function traceFrom(traceparent: string | undefined): { trace_id: string; span_id
 /** The outcome of a text guardrail check: the text to use, or why it was blocked. */
 export type TextCheck = { ok: true; text: string; modified: boolean } | { ok: false; reason: string };
 
+/** Where a boundary check goes: the run's recorded check when there is one, else the checker. */
+export interface TextCheckOptions {
+  threadId?: string;
+  traceparent?: string;
+  signal?: AbortSignal;
+  /** The runner's recorded check (`ToolContext.checkBoundary`); preferred over the checker. */
+  checkBoundary?: BoundaryGuardrailCheck;
+  /** The subagent's delegation depth (the caller's + 1), for the recorded decision. */
+  depth: number;
+}
+
 /**
- * Runs an AGENT_INPUT or AGENT_RESPONSE check through the checker (which builds the request,
- * bounds it in time, verifies the answer and applies the fail policy).
+ * Runs an AGENT_INPUT or AGENT_RESPONSE check at a subagent's boundary. Inside a run it goes
+ * through the runner's `checkBoundary`, which calls the runner's checker and records the decision
+ * like the run's own; outside one, through the checker (which builds the request, bounds it in
+ * time, verifies the answer and applies the fail policy). Either way one checker decides.
  */
 export async function checkText(
   checker: GuardrailChecker,
   actionType: 'AGENT_INPUT' | 'AGENT_RESPONSE',
   agent: string,
   text: string,
-  opts: { threadId?: string; traceparent?: string; signal?: AbortSignal },
+  opts: TextCheckOptions,
 ): Promise<TextCheck> {
-  const res = await checker.check({
-    actionType,
-    payload: text,
-    sourceAgentId: guardrailAgentId(agent),
-    threadId: opts.threadId ?? `delegation-${randomUUID()}`,
-    trace: traceFrom(opts.traceparent),
-    ...(opts.traceparent ? { headers: { traceparent: opts.traceparent } } : {}),
-    ...(opts.signal ? { signal: opts.signal } : {}),
-  });
+  const res = opts.checkBoundary
+    ? await opts.checkBoundary({
+        actionType,
+        payload: text,
+        agentId: guardrailAgentId(agent),
+        boundary: 'delegation',
+        subject: agent,
+        depth: opts.depth,
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      })
+    : await checker
+        .check({
+          actionType,
+          payload: text,
+          sourceAgentId: guardrailAgentId(agent),
+          threadId: opts.threadId ?? `delegation-${randomUUID()}`,
+          trace: traceFrom(opts.traceparent),
+          ...(opts.traceparent ? { headers: { traceparent: opts.traceparent } } : {}),
+          ...(opts.signal ? { signal: opts.signal } : {}),
+        })
+        .then((r) => ({ ...r, failed: r.failure !== undefined }));
   if (res.decision === 'ALLOW') return { ok: true, text, modified: false };
   if (res.decision === 'MODIFY') return { ok: true, text: res.payload, modified: true };
-  const closed = res.failure ? ' (fail closed)' : '';
+  const closed = res.failed ? ' (fail closed)' : '';
   return { ok: false, reason: `${actionType} guardrail blocked${closed} (${res.reasonCode}): ${res.reasonMessage}` };
 }

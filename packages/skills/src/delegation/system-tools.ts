@@ -52,5 +52,37 @@ export function createDelegateTaskTool(opts: DelegateTaskToolOptions): Delegatio
         return JSON.stringify(opts.asFailure(err));
       }
     },
+    eventDetail: delegationEventDetail,
+  };
+}
+
+/**
+ * `delegate_task`'s report for the runner's `tool_end` event: who was delegated to, at which
+ * depth, how it ended (the package's status and error code), never instruction or output text.
+ * `subagent` is the `subagent_type` the call ran with (after the TOOL_CALL check).
+ */
+export function delegationEventDetail(
+  args: Record<string, unknown>,
+  output: string,
+  ctx: DelegationContext,
+): Record<string, string | number | boolean> {
+  const parsed = (() => {
+    try {
+      return ResponsePackageSchema.safeParse(JSON.parse(output));
+    } catch {
+      return undefined;
+    }
+  })();
+  const pkg = parsed?.success ? parsed.data : undefined;
+  // The approval step's refusals (not requested, or denied) are the only failures naming capabilities.
+  const capabilities = pkg?.error_report?.details?.capabilities;
+  const refused = pkg?.error_report?.code === 'ERR_CONSTRAINT_VIOLATION' && Array.isArray(capabilities);
+  return {
+    ...(typeof args.subagent_type === 'string' ? { subagent: args.subagent_type } : {}),
+    depth: (ctx.depth ?? 0) + 1,
+    requires_approval: args.requires_approval === true,
+    status: pkg?.status ?? 'INVALID',
+    ...(pkg?.error_report ? { error_code: pkg.error_report.code } : {}),
+    ...(refused ? { approval_refused: true, capabilities: (capabilities as unknown[]).map(String).join(',') } : {}),
   };
 }

@@ -1,6 +1,13 @@
 import type { GuardrailChecker } from '@baton/guardrail-client';
 import type { GuardrailValidator, ResponsePackage, SkillPackage } from '@baton/manifest';
-import type { BatonLogger, DelegatedTask, EditLedgerEntry, SubagentRunner, SystemTool } from '@baton/manifest/contracts';
+import type {
+  BatonLogger,
+  BoundaryGuardrailCheck,
+  DelegatedTask,
+  EditLedgerEntry,
+  SubagentRunner,
+  SystemTool,
+} from '@baton/manifest/contracts';
 import type { SpawnJsonProcessOptions, SpawnJsonProcessResult } from '@baton/runner/process';
 import type { ConfinementInfo, ConfinementPreference } from '../confine/types.js';
 import type { SkillRegistry } from './skill-registry.js';
@@ -34,6 +41,13 @@ export interface DelegationContext {
    * and was resumed, see `resumableApprovals`): counts as the approval hook's yes.
    */
   approval?: { id: string; approved: true };
+  /**
+   * The runner's recorded check (its `ToolContext.checkBoundary`): when present, the subagent's
+   * input and yield are checked through it, so they are recorded like the run's own decisions
+   * (span, audit, `guardrail_decisions`, `guardrail_decision` events). Without it (outside a run)
+   * they go through this delegation's checker.
+   */
+  checkBoundary?: BoundaryGuardrailCheck;
 }
 
 /** The delegated task, its scope and context: the one contracts, from `@baton/manifest/contracts`. */

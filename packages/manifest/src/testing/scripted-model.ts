@@ -1,6 +1,6 @@
 import { Usage } from '@openai/agents-core';
 import type { Model, ModelProvider, ModelRequest, ModelResponse, StreamEvent } from '@openai/agents-core';
-import { ScriptExhaustedError } from '../models/errors.js';
+import { ScriptExhaustedError } from '../errors.js';
 import type { ScriptedTurn } from './scripted-turn.js';
 
 /** Replies in order, or a function deciding each reply from the request (`index` counts from 0). */

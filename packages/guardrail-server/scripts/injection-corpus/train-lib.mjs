@@ -31,6 +31,10 @@ export const TRAIN_OPTS = {
   fprBlock: 0.005,
   fprGrey: 0.03,
   familyWeights: { '1:multilingual': 3, '0:roleplay_template': 2 },
+  // The OWASP Top 10 for LLMs is ~2,000 chunks of one document in 11 languages, mostly about
+  // system prompts and their leakage; at full weight it taught the n-grams of "system prompt"
+  // to be benign ("reveal system prompt" fell below the BLOCK threshold).
+  sourceWeights: { 'owasp-llm': 0.25 },
 };
 
 /** Corpus files read for training, in order (the later ones are optional). */
@@ -135,10 +139,10 @@ export function train(items, { epochs = 6, lr = 0.2, l2 = 2e-6, posWeight = 3, s
  * Training pieces of rows (label -1 pieces are skipped). `familyWeights` ("label:family" -> w)
  * up-weights families that are rare in the corpus but matter (multilingual attacks, role-play).
  */
-export function piecesOf(rowsWithFeats, familyWeights = {}) {
+export function piecesOf(rowsWithFeats, familyWeights = {}, sourceWeights = {}) {
   const items = [];
   for (const r of rowsWithFeats) {
-    const w = familyWeights[`${r.row.label}:${r.row.family}`] ?? 1;
+    const w = (familyWeights[`${r.row.label}:${r.row.family}`] ?? 1) * (sourceWeights[r.row.source] ?? 1);
     for (const p of r.feats) {
       if (p.y < 0) continue;
       p.weight = w;
@@ -248,10 +252,10 @@ export const TOOL_FAMILIES = new Set(['docs', 'code', 'code_review', 'email', 't
  * `calRows`, and choose thresholds on `calRows`' benign rows.
  */
 export function fit(trainRows, calRows, opts = {}) {
-  let model = train(piecesOf(trainRows, opts.familyWeights), opts);
+  let model = train(piecesOf(trainRows, opts.familyWeights, opts.sourceWeights), opts);
   if ((opts.rounds ?? 2) > 1) {
     refine(model, trainRows);
-    model = train(piecesOf(trainRows, opts.familyWeights), opts);
+    model = train(piecesOf(trainRows, opts.familyWeights, opts.sourceWeights), opts);
   }
   const zs = calRows.map((r) => rowMargin(model, r.feats));
   const cal = platt(

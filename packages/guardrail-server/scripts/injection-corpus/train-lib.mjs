@@ -30,10 +30,11 @@ export const TRAIN_OPTS = {
   posWeight: 3,
   fprBlock: 0.005,
   fprGrey: 0.03,
-  familyWeights: { '1:multilingual': 3, '0:roleplay_template': 2 },
-  // The OWASP Top 10 for LLMs is ~2,000 chunks of one document in 11 languages, mostly about
-  // system prompts and their leakage; at full weight it taught the n-grams of "system prompt"
-  // to be benign ("reveal system prompt" fell below the BLOCK threshold).
+  familyWeights: { '1:multilingual': 3, '0:user_request_ml': 2, '0:roleplay_template': 2 },
+  // The OWASP Top 10 for LLMs is ~2,000 chunks of one document in 11 languages, much of it about
+  // system prompts and their leakage; at full weight it pulls the n-grams of "system prompt"
+  // towards benign ("reveal system prompt": 0.15 at weight 1, 0.20 at 0.25, before the terse
+  // commands of own-ml.mjs were added). One document should not outweigh the other sources.
   sourceWeights: { 'owasp-llm': 0.25 },
 };
 

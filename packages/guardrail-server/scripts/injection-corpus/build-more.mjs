@@ -32,7 +32,10 @@ const r = rng(20261202);
 const norm = (t) => t.toLowerCase().replace(/\s+/g, ' ').trim();
 const prior = ['injection-train.jsonl', 'injection-extra.jsonl'].flatMap((f) => {
   try {
-    return readFileSync(join(CORPUS_DIR, f), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    return readFileSync(join(CORPUS_DIR, f), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
   } catch {
     return [];
   }
@@ -74,7 +77,16 @@ if (hasRepo(xquad)) {
         lang,
       });
     for (const p of sample(paragraphs, PARAGRAPHS_PER_LANG))
-      add({ text: p.context, label: 0, family: 'web_page', kind: 'indirect', action: 'TOOL_OUTPUT', source: 'xquad', origin: `${xquad}:${path}`, lang });
+      add({
+        text: p.context,
+        label: 0,
+        family: 'web_page',
+        kind: 'indirect',
+        action: 'TOOL_OUTPUT',
+        source: 'xquad',
+        origin: `${xquad}:${path}`,
+        lang,
+      });
   }
 } else console.warn(`build-more: snapshot of ${xquad} missing; skipped`);
 
@@ -84,7 +96,16 @@ if (hasRepo(owasp)) {
   for (const p of files) {
     const lang = /translations\/([^/]+)\//.exec(p)?.[1] ?? 'en';
     for (const c of chunks(prose(show(owasp, p, MORE_REPOS[owasp]) ?? ''), 200, 1500))
-      add({ text: c, label: 0, family: 'security_text', kind: 'indirect', action: 'TOOL_OUTPUT', source: 'owasp-llm', origin: `${owasp}:${p}`, lang });
+      add({
+        text: c,
+        label: 0,
+        family: 'security_text',
+        kind: 'indirect',
+        action: 'TOOL_OUTPUT',
+        source: 'owasp-llm',
+        origin: `${owasp}:${p}`,
+        lang,
+      });
   }
 } else console.warn(`build-more: snapshot of ${owasp} missing; skipped`);
 

@@ -21,8 +21,7 @@ function grams(text) {
   const words = n.split(' ').filter(Boolean);
   for (let i = 0; i + WORDS <= words.length; i++) out.push(words.slice(i, i + WORDS).join(' '));
   // Scripts without spaces (Han, kana, Thai...): long runs of letters.
-  for (const w of words)
-    if (w.length >= CHARS * 2) for (let i = 0; i + CHARS <= w.length; i += 4) out.push(`#${w.slice(i, i + CHARS)}`);
+  for (const w of words) if (w.length >= CHARS * 2) for (let i = 0; i + CHARS <= w.length; i += 4) out.push(`#${w.slice(i, i + CHARS)}`);
   return out;
 }
 
@@ -31,8 +30,7 @@ export function heldOutGrams(dir) {
   const set = new Set();
   if (!existsSync(dir)) return set;
   for (const f of readdirSync(dir).filter((x) => x.endsWith('.jsonl')))
-    for (const l of readFileSync(join(dir, f), 'utf8').split('\n'))
-      if (l) for (const g of grams(JSON.parse(l).text ?? '')) set.add(g);
+    for (const l of readFileSync(join(dir, f), 'utf8').split('\n')) if (l) for (const g of grams(JSON.parse(l).text ?? '')) set.add(g);
   return set;
 }
 

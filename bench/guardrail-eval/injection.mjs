@@ -60,7 +60,7 @@ const LOSO_GROUPS = {
   'benign: openai-python code, docs, commits': (r) => r.label === 0 && r.source === 'openai-python',
   'attacks: deepset prompt-injections (en/de, direct and planted)': (r) => r.label === 1 && /^deepset/.test(r.source),
   'benign: deepset requests (en/de)': (r) => r.label === 0 && r.source === 'deepset',
-  'attacks: own multilingual blocks (22 languages), terse English commands': (r) => r.label === 1 && r.source === 'ml-own',
+  'attacks: own multilingual blocks (24 languages), terse English commands': (r) => r.label === 1 && r.source === 'ml-own',
   'benign: XQuAD questions and paragraphs (12 languages)': (r) => r.label === 0 && r.source === 'xquad',
   'benign: OWASP Top 10 for LLM applications (10 languages)': (r) => r.label === 0 && r.source === 'owasp-llm',
 };

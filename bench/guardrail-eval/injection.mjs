@@ -60,6 +60,9 @@ const LOSO_GROUPS = {
   'benign: openai-python code, docs, commits': (r) => r.label === 0 && r.source === 'openai-python',
   'attacks: deepset prompt-injections (en/de, direct and planted)': (r) => r.label === 1 && /^deepset/.test(r.source),
   'benign: deepset requests (en/de)': (r) => r.label === 0 && r.source === 'deepset',
+  'attacks: own multilingual blocks (24 languages), terse English commands': (r) => r.label === 1 && r.source === 'ml-own',
+  'benign: XQuAD questions and paragraphs (12 languages)': (r) => r.label === 0 && r.source === 'xquad',
+  'benign: OWASP Top 10 for LLM applications (10 languages)': (r) => r.label === 0 && r.source === 'owasp-llm',
 };
 
 async function loso(result) {
@@ -75,25 +78,21 @@ async function loso(result) {
     return;
   }
   const lib = await import('../../packages/guardrail-server/scripts/injection-corpus/train-lib.mjs');
-  const extra = join(CORPUS_DIR, 'injection-extra.jsonl');
-  const data = [...loadJsonl(corpus), ...(existsSync(extra) ? loadJsonl(extra) : [])].map((row) => ({
+  // The same rows the shipped model is trained on (decontaminated against the held-out sets).
+  const corpusRows = (await lib.loadTrainingCorpus(CORPUS_DIR)).rows;
+  const data = corpusRows.map((row) => ({
     row,
     split: lib.splitOf(row.text),
     feats: lib.featurize(row),
   }));
   const rows = [];
   result.loso = {};
-  const opts = {
-    rounds: 1,
-    epochs: 3,
-    lr: 0.2,
-    l2: 2e-6,
-    posWeight: 3,
-    fprBlock: 0.005,
-    fprGrey: 0.03,
-    familyWeights: { '1:multilingual': 5, '0:user_request_ml': 5, '0:roleplay_template': 2 },
-  };
+  // The shipped model's options, with fewer epochs and one round to keep the refits affordable.
+  const opts = { ...lib.TRAIN_OPTS, rounds: 1, epochs: 3 };
+  // BATON_LOSO_ONLY=<regex>: refit only for the groups whose name matches (a quicker partial run).
+  const only = process.env.BATON_LOSO_ONLY ? new RegExp(process.env.BATON_LOSO_ONLY, 'i') : null;
   for (const [name, inGroup] of Object.entries(LOSO_GROUPS)) {
+    if (only && !only.test(name)) continue;
     const out = data.filter((d) => inGroup(d.row));
     if (out.length === 0) continue;
     const rest = data.filter((d) => !inGroup(d.row));

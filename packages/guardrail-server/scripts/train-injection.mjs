@@ -12,43 +12,34 @@
 // Reserved held-out sets are never read here.
 //
 // Usage: node scripts/train-injection.mjs [--dry-run]
-import { existsSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CORPUS_DIR } from './injection-corpus/sources.mjs';
 import {
   FEATURE_VERSION,
   HASH_BUCKETS,
+  TRAIN_OPTS,
   USER_FAMILIES,
   auc,
   featurize,
   fit,
-  loadJsonl,
+  loadTrainingCorpus,
   quantise,
   splitOf,
 } from './injection-corpus/train-lib.mjs';
 
 const PKG = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const dryRun = process.argv.includes('--dry-run');
-const corpusPath = join(CORPUS_DIR, 'injection-train.jsonl');
-// Sources added after the corpus was built (injection-corpus/build-extra.mjs), when present.
-const extraPath = join(CORPUS_DIR, 'injection-extra.jsonl');
-const rows = [...loadJsonl(corpusPath), ...(existsSync(extraPath) ? loadJsonl(extraPath) : [])];
+// injection-train.jsonl plus the sources added later (build-extra.mjs, build-more.mjs), without
+// the rows that share a long n-gram with a reserved held-out row.
+const { rows, dropped, total } = await loadTrainingCorpus(CORPUS_DIR);
+console.error(`decontamination: ${total - rows.length} of ${total} rows dropped ${JSON.stringify(dropped)}`);
 const t0 = Date.now();
 const data = rows.map((row) => ({ row, split: splitOf(row.text), feats: featurize(row) }));
 console.error(`featurised ${rows.length} rows in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
-// Family weights: multilingual attacks and their benign look-alikes are few next to English rows,
-// role-play requests look like jailbreak personas; both are up-weighted so they shape the model.
-const OPTS = {
-  epochs: 6,
-  lr: 0.2,
-  l2: 2e-6,
-  posWeight: 3,
-  fprBlock: 0.005,
-  fprGrey: 0.03,
-  familyWeights: { '1:multilingual': 5, '0:user_request_ml': 5, '0:roleplay_template': 2 },
-};
+const OPTS = TRAIN_OPTS;
 const trainRows = data.filter((d) => d.split === 'train');
 const calRows = data.filter((d) => d.split === 'cal');
 const testRows = data.filter((d) => d.split === 'test');

@@ -2,8 +2,8 @@
 // (which writes the shipped model) and bench/guardrail-eval (leave-one-source-out). Features come
 // from the package's own dist/detectors/injection-features.js, so training and runtime agree.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const PKG = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
@@ -15,6 +15,44 @@ export function loadJsonl(path) {
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l));
+}
+
+/**
+ * Options of the shipped model's fit (train-injection.mjs; the leave-one-source-out refits use
+ * them with fewer epochs). Family weights: multilingual attacks are few next to English rows and
+ * role-play requests look like jailbreak personas; both are up-weighted so they shape the model.
+ * Multilingual benign requests are many since XQuAD (build-more.mjs) and keep weight 1.
+ */
+export const TRAIN_OPTS = {
+  epochs: 6,
+  lr: 0.2,
+  l2: 2e-6,
+  posWeight: 3,
+  fprBlock: 0.005,
+  fprGrey: 0.03,
+  familyWeights: { '1:multilingual': 3, '0:user_request_ml': 2, '0:roleplay_template': 2 },
+  // The OWASP Top 10 for LLMs is ~2,000 chunks of one document in 11 languages, much of it about
+  // system prompts and their leakage; at full weight it pulls the n-grams of "system prompt"
+  // towards benign ("reveal system prompt": 0.15 at weight 1, 0.20 at 0.25, before the terse
+  // commands of own-ml.mjs were added). One document should not outweigh the other sources.
+  sourceWeights: { 'owasp-llm': 0.25 },
+};
+
+/** Corpus files read for training, in order (the later ones are optional). */
+export const CORPUS_FILES = ['injection-train.jsonl', 'injection-extra.jsonl', 'injection-more.jsonl'];
+
+/**
+ * The training rows of `dir` (build-corpus.mjs, build-extra.mjs, build-more.mjs), decontaminated
+ * against the reserved held-out sets in `dir/heldout` when present (see decontaminate.mjs).
+ * `dropped` counts the rows left out per "label source".
+ */
+export async function loadTrainingCorpus(dir) {
+  const { decontaminate, heldOutGrams } = await import('./decontaminate.mjs');
+  const rows = CORPUS_FILES.map((f) => join(dir, f))
+    .filter((p, i) => i === 0 || existsSync(p))
+    .flatMap((p) => loadJsonl(p));
+  const { kept, dropped } = decontaminate(rows, heldOutGrams(join(dir, 'heldout')));
+  return { rows: kept, dropped, total: rows.length };
 }
 
 /** Deterministic split of a row by its text: train 70%, cal 15% (calibration + thresholds), test 15%. */
@@ -102,10 +140,10 @@ export function train(items, { epochs = 6, lr = 0.2, l2 = 2e-6, posWeight = 3, s
  * Training pieces of rows (label -1 pieces are skipped). `familyWeights` ("label:family" -> w)
  * up-weights families that are rare in the corpus but matter (multilingual attacks, role-play).
  */
-export function piecesOf(rowsWithFeats, familyWeights = {}) {
+export function piecesOf(rowsWithFeats, familyWeights = {}, sourceWeights = {}) {
   const items = [];
   for (const r of rowsWithFeats) {
-    const w = familyWeights[`${r.row.label}:${r.row.family}`] ?? 1;
+    const w = (familyWeights[`${r.row.label}:${r.row.family}`] ?? 1) * (sourceWeights[r.row.source] ?? 1);
     for (const p of r.feats) {
       if (p.y < 0) continue;
       p.weight = w;
@@ -215,10 +253,10 @@ export const TOOL_FAMILIES = new Set(['docs', 'code', 'code_review', 'email', 't
  * `calRows`, and choose thresholds on `calRows`' benign rows.
  */
 export function fit(trainRows, calRows, opts = {}) {
-  let model = train(piecesOf(trainRows, opts.familyWeights), opts);
+  let model = train(piecesOf(trainRows, opts.familyWeights, opts.sourceWeights), opts);
   if ((opts.rounds ?? 2) > 1) {
     refine(model, trainRows);
-    model = train(piecesOf(trainRows, opts.familyWeights), opts);
+    model = train(piecesOf(trainRows, opts.familyWeights, opts.sourceWeights), opts);
   }
   const zs = calRows.map((r) => rowMargin(model, r.feats));
   const cal = platt(

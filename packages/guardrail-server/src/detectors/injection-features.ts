@@ -22,7 +22,7 @@ import { decodeLayers } from '../text/decode.js';
 import { foldText } from '../text/normalize.js';
 import { CUE_FAMILIES, findCues, type CueHit } from './injection-heuristics.js';
 
-export const FEATURE_VERSION = 7;
+export const FEATURE_VERSION = 8;
 /** Number of hashed n-gram buckets. */
 export const HASH_BUCKETS = 1 << 18;
 /** Hand features after the hashed buckets: cue counts, cue counts in decoded layers, flags. */

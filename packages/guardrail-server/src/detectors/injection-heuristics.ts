@@ -804,21 +804,102 @@ export interface CueHit {
   end: number;
 }
 
+/**
+ * Long cue words an attacker (or a hurried writer) misspells: "iunstructions", "previuos". A word
+ * one edit (insertion, deletion, substitution or swap of neighbours) from one of them is read as
+ * it, so a typo does not take a text out of the cues. Only long words: short ones have real-word
+ * neighbours ("signore", "ignored").
+ */
+const TYPO_TARGETS: readonly string[] = [
+  'instructions',
+  'instruction',
+  'previous',
+  'disregard',
+  'guidelines',
+  'directives',
+  'restrictions',
+  'everything',
+  'developer',
+];
+const TYPO_MIN = 7;
+
+/** Whether `a` is one edit from `b` (Damerau: insert, delete, substitute, swap neighbours), `a !== b`. */
+function oneEditApart(a: string, b: string): boolean {
+  const la = a.length;
+  const lb = b.length;
+  if (Math.abs(la - lb) > 1) return false;
+  let i = 0;
+  while (i < la && i < lb && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  if (la === lb) {
+    if (i === la) return false;
+    // substitution, or a swap of i and i+1
+    if (a.slice(i + 1) === b.slice(i + 1)) return true;
+    return i + 1 < la && a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  }
+  // one insertion in the longer word at i
+  return la > lb ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+}
+
+/** The cue word a misspelled word stands for, if it is one edit from exactly such a word. */
+function typoTarget(word: string): string | undefined {
+  if (word.length < TYPO_MIN || WORD_SLOTS.has(word)) return undefined;
+  for (const target of TYPO_TARGETS) if (oneEditApart(word, target)) return target;
+  return undefined;
+}
+
+/**
+ * Folded text with misspelled cue words spelled right, and a map back: `at[k]` is the original
+ * offset of corrected offset `k` (one entry per corrected character, plus the end). Undefined when
+ * no word needed correcting (the common case: no copy).
+ */
+function correctTypos(folded: string, words: RegExpMatchArray[]): { text: string; at: Int32Array } | undefined {
+  let parts: string[] | undefined;
+  let starts: number[] | undefined;
+  let last = 0;
+  for (const m of words) {
+    const target = typoTarget(m[0]);
+    if (target === undefined) continue;
+    (parts ??= []).push(folded.slice(last, m.index), target);
+    (starts ??= []).push(last, m.index!);
+    last = m.index! + m[0].length;
+  }
+  if (!parts || !starts) return undefined;
+  parts.push(folded.slice(last));
+  starts.push(last);
+  const text = parts.join('');
+  const at = new Int32Array(text.length + 1);
+  let k = 0;
+  for (let p = 0; p < parts.length; p++) {
+    const part = parts[p]!;
+    const origin = starts[p]!;
+    // A kept piece maps one to one; a corrected word maps every character to the word's start.
+    for (let j = 0; j < part.length; j++) at[k++] = p % 2 === 0 ? origin + j : origin;
+  }
+  at[k] = folded.length;
+  return { text, at };
+}
+
 /** All cue hits in folded text, in pattern order. Bounded: at most 64 hits per pattern. */
 export function findCues(folded: string): CueHit[] {
   const hits: CueHit[] = [];
   const satisfied = new Uint8Array(slotCount);
-  for (const word of folded.match(ANCHOR_WORD) ?? []) {
-    const slots = WORD_SLOTS.get(word);
+  const words = [...folded.matchAll(ANCHOR_WORD)];
+  const corrected = correctTypos(folded, words);
+  for (const m of words) {
+    const slots = WORD_SLOTS.get(m[0]) ?? (corrected ? WORD_SLOTS.get(typoTarget(m[0]) ?? '') : undefined);
     if (slots) for (const slot of slots) satisfied[slot] = 1;
   }
+  const text = corrected?.text ?? folded;
+  const at = corrected?.at;
   for (const cue of COMPILED) {
-    if (!anchorsPresent(cue, folded, satisfied)) continue;
+    if (!anchorsPresent(cue, text, satisfied)) continue;
     const re = cue.re;
     re.lastIndex = 0;
     let n = 0;
-    for (const m of folded.matchAll(re)) {
-      hits.push({ family: cue.family, start: m.index, end: m.index + m[0].length });
+    for (const m of text.matchAll(re)) {
+      const start = m.index;
+      const end = m.index + m[0].length;
+      hits.push({ family: cue.family, start: at ? at[start]! : start, end: at ? at[end]! : end });
       if (++n >= 64) break;
     }
   }

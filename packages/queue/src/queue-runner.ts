@@ -115,12 +115,9 @@ export function createQueueRunner(options: QueueRunnerOptions): QueueRunner {
     return { queue, events: events as QueueEvents, producer: producer as Redis };
   };
 
-  async function enqueue(request: RunRequest): Promise<EnqueuedRun> {
-    checkRequest(request);
-    const { queue: q, events: ev } = connect();
-    const thread = request.threadId ?? threadId();
-    const jobId = jobIdFor('run', request.idempotencyKey);
-    const { span, carrier } = startEnqueueSpan(
+  /** The producer's span for one job put on the runs queue, continuing the caller's trace. */
+  function publishSpan(request: { traceparent?: string; tracestate?: string }, jobId: string, attributes: Record<string, string>) {
+    return startEnqueueSpan(
       tracer,
       `${QUEUE_DEFAULTS.runsQueue} publish`,
       {
@@ -132,9 +129,17 @@ export function createQueueRunner(options: QueueRunnerOptions): QueueRunner {
         'messaging.operation.type': 'publish',
         'messaging.destination.name': QUEUE_DEFAULTS.runsQueue,
         'messaging.message.id': jobId,
-        'baton.thread.id': thread,
+        ...attributes,
       },
     );
+  }
+
+  async function enqueue(request: RunRequest): Promise<EnqueuedRun> {
+    checkRequest(request);
+    const { queue: q, events: ev } = connect();
+    const thread = request.threadId ?? threadId();
+    const jobId = jobIdFor('run', request.idempotencyKey);
+    const { span, carrier } = publishSpan(request, jobId, { 'baton.thread.id': thread });
     const data: RunJobData = {
       v: 1,
       kind: 'run',
@@ -180,21 +185,7 @@ export function createQueueRunner(options: QueueRunnerOptions): QueueRunner {
       throw new ApprovalError('APPROVAL_INVALID', 'submitApprovals(request): decisions must be an array');
     const { queue: q, events: ev } = connect();
     const jobId = jobIdFor('approvals', undefined);
-    const { span, carrier } = startEnqueueSpan(
-      tracer,
-      `${QUEUE_DEFAULTS.runsQueue} publish`,
-      {
-        ...(request.traceparent ? { traceparent: request.traceparent } : {}),
-        ...(request.tracestate ? { tracestate: request.tracestate } : {}),
-      },
-      {
-        'messaging.system': 'bullmq',
-        'messaging.operation.type': 'publish',
-        'messaging.destination.name': QUEUE_DEFAULTS.runsQueue,
-        'messaging.message.id': jobId,
-        'baton.run.id': request.runId,
-      },
-    );
+    const { span, carrier } = publishSpan(request, jobId, { 'baton.run.id': request.runId });
     const data: ApprovalsJobData = {
       v: 1,
       kind: 'approvals',

@@ -25,20 +25,26 @@ async function refusal(promise: Promise<unknown>): Promise<{ code?: string; mess
   throw new Error('expected a refusal, got a result');
 }
 
+/** A worker stack whose delegate_task waits for approval, a producer, and one ticket's workspace. */
+async function approvalStack(prefix: string) {
+  const workspace = makeWorkspace(1);
+  cleanups.push(() => removeWorkspace(workspace));
+  const stack = await startStack({
+    url,
+    prefix,
+    workspace,
+    runner: { approvals: { policy: (request) => request.toolName === 'delegate_task' } },
+  });
+  cleanups.push(() => stack.close());
+  const queue = createQueueRunner({ connection: url, prefix });
+  cleanups.push(() => queue.close());
+  return { workspace, stack, queue };
+}
+
 describe('queued approvals', () => {
   it('pauses a queued run, resumes it on a worker with the decision, and refuses a second decision', async () => {
     const prefix = uniquePrefix('approvals');
-    const workspace = makeWorkspace(1);
-    cleanups.push(() => removeWorkspace(workspace));
-    const stack = await startStack({
-      url,
-      prefix,
-      workspace,
-      runner: { approvals: { policy: (request) => request.toolName === 'delegate_task' } },
-    });
-    cleanups.push(() => stack.close());
-    const queue = createQueueRunner({ connection: url, prefix });
-    cleanups.push(() => queue.close());
+    const { workspace, stack, queue } = await approvalStack(prefix);
 
     const paused = await queue.run({ agentId: 'io.baton.scaleout.coordinator', input: 'Record T-1 please' });
     expect(paused.status).toBe('requires_action');
@@ -66,17 +72,7 @@ describe('queued approvals', () => {
 
   it('keeps the runner codes of malformed decisions and unknown runs', async () => {
     const prefix = uniquePrefix('approvals-bad');
-    const workspace = makeWorkspace(1);
-    cleanups.push(() => removeWorkspace(workspace));
-    const stack = await startStack({
-      url,
-      prefix,
-      workspace,
-      runner: { approvals: { policy: (request) => request.toolName === 'delegate_task' } },
-    });
-    cleanups.push(() => stack.close());
-    const queue = createQueueRunner({ connection: url, prefix });
-    cleanups.push(() => queue.close());
+    const { workspace, queue } = await approvalStack(prefix);
 
     const paused = await queue.run({ agentId: 'io.baton.scaleout.coordinator', input: 'Record T-1 please' });
     expect(paused.status).toBe('requires_action');

@@ -56,7 +56,8 @@ describe('npm run demo (built, as a subprocess)', () => {
     expect(run.stdout).toMatch(/DELEGATION coder: coder yielded SUCCESS/);
     expect(run.stdout).toMatch(/DELEGATION reviewer: reviewer yielded SUCCESS/);
     // The subagents' boundary checks are the run's decisions, narrated under their delegation.
-    expect(run.stdout).toMatch(/^\s*\+[\d.]+s {3}GUARDRAIL {2}coder: AGENT_INPUT ALLOW$/m);
+    // ALLOW, possibly with a low-severity grey-band finding (reported, never blocking).
+    expect(run.stdout).toMatch(/^\s*\+[\d.]+s {3}GUARDRAIL {2}coder: AGENT_INPUT ALLOW(?: \[[^\]\n]*\])?$/m);
     expect(run.stdout).toMatch(/^\s*\+[\d.]+s {3}GUARDRAIL {2}reviewer: AGENT_RESPONSE ALLOW$/m);
     expect(run.stdout).toMatch(/✔ Fix approved by the reviewer \(JSON Schema\): reviewer → SUCCESS, verdict approve/);
     expect(run.stdout).toMatch(/APPROVAL\s+cleaner: cleaner needs file_delete: denied by the default approval policy DENIED/);

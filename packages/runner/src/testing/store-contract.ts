@@ -730,8 +730,9 @@ export function describeThreadStoreContract(name: string, factory: StoreFactory,
 
       it('lets a new owner take over a lease that expired (a dead holder)', async () => {
         const thread = await store.createThread();
-        const since = Date.now();
         const dead = await store.acquireThreadLock(thread.id, { owner: 'dead', leaseMs: LEASE_MS, autoRenew: false });
+        // After the acquire: the lease started no later than this, so waiting from here outlives it.
+        const since = Date.now();
         clock.advance(LEASE_MS - 1);
         await expect(store.acquireThreadLock(thread.id, { owner: 'early', waitMs: 0 })).rejects.toBeInstanceOf(ThreadBusyError);
         await outliveLease(since, LEASE_MS, LEASE_MS - 1);
@@ -745,8 +746,8 @@ export function describeThreadStoreContract(name: string, factory: StoreFactory,
 
       it('keeps a live holder’s lease renewed in the background', async () => {
         const thread = await store.createThread();
-        const since = Date.now();
         const lock = await store.acquireThreadLock(thread.id, { owner: 'live', leaseMs: LEASE_MS });
+        const since = Date.now();
         // More than a lease passes, in real time and on the store's clock; the holder's process
         // renews in the background, so nobody else gets in.
         for (let i = 0; i < 3; i++) {
@@ -794,8 +795,9 @@ export function describeThreadStoreContract(name: string, factory: StoreFactory,
 
       it('acquires while waiting once the holder’s lease runs out', async () => {
         const thread = await store.createThread();
-        const since = Date.now();
         const dead = await store.acquireThreadLock(thread.id, { owner: 'vanished', leaseMs: LEASE_MS, autoRenew: false });
+        // After the acquire: the lease started no later than this, so waiting from here outlives it.
+        const since = Date.now();
         const waiting = store.acquireThreadLock(thread.id, { owner: 'patient', waitMs: 15_000 });
         await sleep(20);
         await outliveLease(since, LEASE_MS);
@@ -855,8 +857,8 @@ export function describeThreadStoreContract(name: string, factory: StoreFactory,
         if (!store.recoverAbandonedRuns) return;
         const thread = await store.createThread();
         const run = await store.createRun(thread.id, { agentId: 'a', agentVersion: '1', status: 'in_progress' });
-        const since = Date.now();
         await store.acquireThreadLock(thread.id, { owner: run.id, leaseMs: LEASE_MS, autoRenew: false });
+        const since = Date.now(); // after the acquire, as above
         expect(await store.recoverAbandonedRuns()).toBe(0);
         await outliveLease(since, LEASE_MS);
         expect(await store.recoverAbandonedRuns()).toBe(1);

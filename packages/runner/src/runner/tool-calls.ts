@@ -422,6 +422,11 @@ function boundaryCheckProblem(check: BoundaryCheck): string | undefined {
  * A system tool's own report on a call (`SystemTool.eventDetail`), kept to flat strings, numbers
  * and booleans; a hook that throws or returns anything else reports nothing (and is logged).
  */
+/** Limits of a system tool's `tool_end.detail` (README "Runner events"). */
+const MAX_DETAIL_ENTRIES = 32;
+const MAX_DETAIL_STRING = 200;
+const DETAIL_KEY = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
+
 function toolEventDetail(
   call: CallState,
   spec: ToolSpec,
@@ -435,10 +440,22 @@ function toolEventDetail(
     const raw: unknown = describe(args, output, ctx);
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
     const detail: ToolEventDetail = Object.create(null) as ToolEventDetail;
+    let kept = 0;
     for (const [k, v] of Object.entries(raw)) {
-      if (typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v))) detail[k] = v;
+      // Names, codes, counts and flags: a free-form key, a long string (an output or argument
+      // echoed back) or entries past the cap are dropped rather than trusted.
+      if (kept >= MAX_DETAIL_ENTRIES) break;
+      if (!DETAIL_KEY.test(k)) continue;
+      if (
+        (typeof v === 'string' && v.length <= MAX_DETAIL_STRING) ||
+        typeof v === 'boolean' ||
+        (typeof v === 'number' && Number.isFinite(v))
+      ) {
+        detail[k] = v;
+        kept++;
+      }
     }
-    return { ...detail };
+    return kept > 0 ? { ...detail } : undefined;
   } catch (error) {
     call.logger.warn("a system tool's eventDetail failed; its tool_end event has no detail", {
       tool: spec.protocolName,

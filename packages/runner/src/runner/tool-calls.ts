@@ -247,7 +247,7 @@ export async function executeToolCall(
         : {}),
       checkBoundary: boundaryCheck(call, run, scope.context, callOpen),
     };
-    ran = { argument_names: Object.keys(effectiveArgs) };
+    ran = { argument_names: declaredArgumentNames(spec.parameters, effectiveArgs) };
     let result: unknown;
     // Tainted before the source runs: whatever it returns (or throws, or the output guardrail
     // later decides), untrusted content may reach this thread from now on.
@@ -422,6 +422,16 @@ function boundaryCheckProblem(check: BoundaryCheck): string | undefined {
  * A system tool's own report on a call (`SystemTool.eventDetail`), kept to flat strings, numbers
  * and booleans; a hook that throws or returns anything else reports nothing (and is logged).
  */
+/**
+ * The arguments' names the tool's schema declares (its `properties`), in the arguments' order. A
+ * schema that admits other members lets the model write their names, so those are left out.
+ */
+function declaredArgumentNames(parameters: JsonObject, args: Record<string, unknown>): string[] {
+  const properties = parameters['properties'];
+  if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) return [];
+  return Object.keys(args).filter((name) => Object.hasOwn(properties, name));
+}
+
 /** Limits of a system tool's `tool_end.detail` (README "Runner events"). */
 const MAX_DETAIL_ENTRIES = 32;
 const MAX_DETAIL_STRING = 200;

@@ -93,3 +93,40 @@ describe("a system tool's eventDetail", () => {
     expect(events.filter((e): e is GuardrailDecisionEvent => e.type === 'guardrail_decision').length).toBeGreaterThan(0);
   });
 });
+
+describe('tool_end.argument_names', () => {
+  it("names only the arguments the tool's schema declares (a schema open to other members lets the model write names)", async () => {
+    const guard = scriptedGuardrail(() => undefined);
+    let turn = 0;
+    const models = createScriptedModel({
+      script: () =>
+        ++turn === 1 ? { toolCalls: [{ name: 'open_schema', arguments: { [`card ${CARD}`]: 'x', ok: 1 } }] } : { message: 'Done.' },
+    });
+    const runner = new Runner({
+      registry: registry([manifest(AGENT)]),
+      tools: {},
+      guardrails: guard.validator,
+      store: createMemoryThreadStore(),
+      modelProvider: models.provider,
+      logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    });
+    const events: RunnerEvent[] = [];
+    const result = await runner.run({
+      agentId: AGENT,
+      input: 'Go',
+      onEvent: (e) => void events.push(e),
+      systemTools: [
+        {
+          name: 'open_schema',
+          description: 'Takes anything.',
+          parameters: { type: 'object', properties: { ok: { type: 'number' } } },
+          execute: () => 'ok',
+        },
+      ],
+    });
+    expect(result.status).toBe('completed');
+    const end = events.find((e): e is ToolEndEvent => e.type === 'tool_end');
+    expect(end?.argument_names).toEqual(['ok']);
+    expect(JSON.stringify(events)).not.toContain(CARD);
+  });
+});

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ActionType, Decision, Finding, GuardrailCallOptions, GuardrailRequest, GuardrailValidator, TraceRef } from '@baton/manifest';
 import { GuardrailCallError, GuardrailClientConfigError } from './errors.js';
 import { GUARDRAIL_REASON_CODES, MAY_FAIL_OPEN, type FailModes, type GuardrailReasonCode } from './outcomes.js';
+import { refusesRequest } from './in-process.js';
 import { verifyResponse } from './verify-response.js';
 
 /** The payload type of one action type. */
@@ -84,9 +85,9 @@ export function createGuardrailChecker(options: GuardrailCheckerOptions): Guardr
       trace: { trace_id: input.trace.trace_id, span_id: input.trace.span_id },
       payload: input.payload,
     } as GuardrailRequest;
-    const failed = (code: GuardrailReasonCode, message: string): GuardrailCheckResult<PayloadOf<A>> => {
+    const failed = (code: GuardrailReasonCode, message: string, requestRefused = false): GuardrailCheckResult<PayloadOf<A>> => {
       const base = { actionId: request.action_id, payload: input.payload, failure: { code, message } };
-      return failOpen.has(input.actionType) && MAY_FAIL_OPEN.has(code)
+      return failOpen.has(input.actionType) && MAY_FAIL_OPEN.has(code) && !requestRefused
         ? {
             ...base,
             decision: 'ALLOW',
@@ -99,11 +100,12 @@ export function createGuardrailChecker(options: GuardrailCheckerOptions): Guardr
     try {
       body = await call(request, input);
     } catch (error) {
-      if (error instanceof GuardrailCallError) return failed(error.code, error.message);
+      if (error instanceof GuardrailCallError) return failed(error.code, error.message, error.requestRefused);
       const name = error instanceof Error ? error.name : typeof error;
       return failed(
         GUARDRAIL_REASON_CODES.engineError,
         `guardrail validator threw ${name}${error instanceof Error && error.message ? `: ${error.message.slice(0, 200)}` : ''}`,
+        refusesRequest(error),
       );
     }
     const verified = verifyResponse(request, body);

@@ -45,8 +45,15 @@ export class GuardrailClientConfigError extends GuardrailClientError {
  */
 export class GuardrailCallError extends GuardrailClientError {
   declare readonly code: GuardrailReasonCode;
-  constructor(code: GuardrailReasonCode, message: string, options?: { cause?: unknown }) {
-    super(code, message, options);
+  /**
+   * True when the service answered and refused this request itself (too large, malformed): the
+   * checker then BLOCKs even where fail-open is configured, as failing open would pass exactly
+   * what the service could not inspect.
+   */
+  readonly requestRefused: boolean;
+  constructor(code: GuardrailReasonCode, message: string, options?: { cause?: unknown; requestRefused?: boolean }) {
+    super(code, message, options?.cause !== undefined ? { cause: options.cause } : undefined);
     this.name = 'GuardrailCallError';
+    this.requestRefused = options?.requestRefused === true;
   }
 }

@@ -109,7 +109,13 @@ export function createGuardrailClient(options: GuardrailClientOptions): Guardrai
     const text = answer.text;
 
     if (res.status !== 200) {
-      throw fail(GUARDRAIL_REASON_CODES.httpError, `guardrail service answered HTTP ${res.status}${serviceError(text)}`);
+      // A 4xx about the request itself (not auth, routing or load) is no outage: never fail open on it.
+      const refused = res.status >= 400 && res.status < 500 && !NOT_ABOUT_THE_REQUEST.has(res.status);
+      throw new GuardrailCallError(
+        GUARDRAIL_REASON_CODES.httpError,
+        `guardrail service answered HTTP ${res.status}${serviceError(text)}${refused ? ' (the service refused this request)' : ''}`,
+        { requestRefused: refused },
+      );
     }
     try {
       return JSON.parse(text) as GuardrailResponse;
@@ -120,6 +126,9 @@ export function createGuardrailClient(options: GuardrailClientOptions): Guardrai
 
   return { endpoint, validate };
 }
+
+/** 4xx answers about the caller's credentials, the endpoint or the service's load, not the request's content. */
+const NOT_ABOUT_THE_REQUEST: ReadonlySet<number> = new Set([401, 403, 404, 405, 408, 429]);
 
 type Send = (headers: Record<string, string>, body: string, signal: AbortSignal | undefined) => Promise<PostAnswer>;
 

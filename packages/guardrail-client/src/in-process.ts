@@ -13,6 +13,14 @@ export interface InProcessGuardrailOptions {
  * (`GUARDRAIL_ENGINE_ERROR`, the original as `cause`), so the checker records one code for it.
  * The answer is verified by the checker, once.
  */
+/**
+ * Whether an engine's error refuses the request itself (the guardrail engine's `REQUEST_INVALID`,
+ * by its wire-stable code: this package cannot import the engine). Never failed open.
+ */
+export function refusesRequest(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === 'REQUEST_INVALID';
+}
+
 export function createInProcessGuardrail(validator: GuardrailValidator, options: InProcessGuardrailOptions = {}): GuardrailValidator {
   if (!validator || typeof validator.validate !== 'function') {
     throw new GuardrailClientConfigError('createInProcessGuardrail needs a validator with a validate(request) method');
@@ -30,7 +38,10 @@ export function createInProcessGuardrail(validator: GuardrailValidator, options:
       } catch (err) {
         if (err instanceof GuardrailCallError) throw err;
         const name = err instanceof Error ? err.name : typeof err;
-        throw new GuardrailCallError(GUARDRAIL_REASON_CODES.engineError, `guardrail engine threw ${name}`, { cause: err });
+        throw new GuardrailCallError(GUARDRAIL_REASON_CODES.engineError, `guardrail engine threw ${name}`, {
+          cause: err,
+          requestRefused: refusesRequest(err),
+        });
       }
     },
   };

@@ -376,3 +376,48 @@ describe('createInProcessGuardrail', () => {
     expect(() => createInProcessGuardrail({} as never)).toThrow(GuardrailClientConfigError);
   });
 });
+
+describe('fail-open never passes what the service refused to inspect', () => {
+  it('BLOCKs a request the service answered 413 or 400 (too large, malformed) even where fail-open is configured', async () => {
+    for (const [status, code] of [
+      [413, 'payload_too_large'],
+      [400, 'invalid_request'],
+      [422, 'unprocessable'],
+    ] as const) {
+      const url = await scripted((_b, _h, res) => {
+        res.statusCode = status;
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ error: { code, message: 'refused' } }));
+      });
+      const r = await decideWith(createGuardrailClient({ url }), toolOutput('x'.repeat(1000)), { failOpen: ['TOOL_OUTPUT'] });
+      expect(r, String(status)).toMatchObject({ decision: 'BLOCK', reason_code: 'GUARDRAIL_HTTP_ERROR' });
+    }
+  });
+
+  it('still fails open on a service that is down or overloaded (5xx, 429, 408)', async () => {
+    for (const status of [503, 500, 429, 408]) {
+      const url = await scripted((_b, _h, res) => {
+        res.statusCode = status;
+        res.end('{}');
+      });
+      const r = await decideWith(createGuardrailClient({ url }), toolOutput('hello'), { failOpen: ['TOOL_OUTPUT'] });
+      expect(r, String(status)).toMatchObject({ decision: 'ALLOW', reason_code: 'GUARDRAIL_HTTP_ERROR' });
+    }
+  });
+});
+
+describe('fail-open never passes what an in-process engine refused', () => {
+  it("BLOCKs on the engine's REQUEST_INVALID, directly or through createInProcessGuardrail, and fails open on other engine errors", async () => {
+    const refusing: GuardrailValidator = {
+      validate: () =>
+        Promise.reject(Object.assign(new Error('guardrail request: payload.output must be a string'), { code: 'REQUEST_INVALID' })),
+    };
+    const broken: GuardrailValidator = { validate: () => Promise.reject(new Error('detector crashed')) };
+    for (const v of [refusing, createInProcessGuardrail(refusing)]) {
+      expect(await decideWith(v, toolOutput('x'), { failOpen: ['TOOL_OUTPUT'] })).toMatchObject({ decision: 'BLOCK' });
+    }
+    for (const v of [broken, createInProcessGuardrail(broken)]) {
+      expect(await decideWith(v, toolOutput('x'), { failOpen: ['TOOL_OUTPUT'] })).toMatchObject({ decision: 'ALLOW' });
+    }
+  });
+});

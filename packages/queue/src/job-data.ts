@@ -42,6 +42,9 @@ export type RunJobData = z.infer<typeof RunJobDataSchema>;
  * `serve --queue`): a worker resumes the run with its runner's `submitApprovals`. The decisions
  * are checked by that runner, against the run's pending calls, so they travel as given (bounded).
  */
+/** The most decisions one approvals job carries (the producer refuses more before queueing). */
+export const MAX_APPROVALS_JOB_DECISIONS = 1024;
+
 export const ApprovalsJobDataSchema = z
   .object({
     v: z.literal(1),
@@ -49,7 +52,7 @@ export const ApprovalsJobDataSchema = z
     request: z
       .object({
         run_id: z.string().min(1).max(200),
-        decisions: z.array(z.unknown()).max(1024),
+        decisions: z.array(z.unknown()).max(MAX_APPROVALS_JOB_DECISIONS),
         auth: AuthSchema.optional(),
       })
       .strict(),

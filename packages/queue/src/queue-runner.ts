@@ -17,7 +17,7 @@ import { blockingOptions, producerConnection, redisOptions, type RedisConnection
 import { QUEUE_DEFAULTS } from './defaults.js';
 import { QueueConfigError, QueueJobFailedError, QueueUnavailableError } from './errors.js';
 import { jobIdFor } from './job-ids.js';
-import type { ApprovalsJobData, ApprovalsJobResult, RunJobData } from './job-data.js';
+import { MAX_APPROVALS_JOB_DECISIONS, type ApprovalsJobData, type ApprovalsJobResult, type RunJobData } from './job-data.js';
 import { TRACER_NAME, startEnqueueSpan } from './trace.js';
 import { waitForJob } from './wait-for-job.js';
 
@@ -183,6 +183,13 @@ export function createQueueRunner(options: QueueRunnerOptions): QueueRunner {
       throw new ApprovalError('APPROVAL_RUN_NOT_FOUND', 'submitApprovals(request): runId must be a string of 1 to 200 characters');
     if (!Array.isArray(request.decisions))
       throw new ApprovalError('APPROVAL_INVALID', 'submitApprovals(request): decisions must be an array');
+    // Refused here rather than by the worker's job schema, which would fail the job (not a refusal).
+    if (request.decisions.length > MAX_APPROVALS_JOB_DECISIONS)
+      throw new ApprovalError(
+        'APPROVAL_INVALID',
+        `submitApprovals(request): decisions has ${request.decisions.length} entries; an approvals job carries at most ${MAX_APPROVALS_JOB_DECISIONS}`,
+      );
+    const decisions = plainJsonDecisions(request.decisions);
     const { queue: q, events: ev } = connect();
     const jobId = jobIdFor('approvals', undefined);
     const { span, carrier } = publishSpan(request, jobId, { 'baton.run.id': request.runId });
@@ -191,8 +198,7 @@ export function createQueueRunner(options: QueueRunnerOptions): QueueRunner {
       kind: 'approvals',
       request: {
         run_id: request.runId,
-        // Plain JSON only: the decisions cross Redis; the worker's runner validates them.
-        decisions: JSON.parse(JSON.stringify(request.decisions)) as unknown[],
+        decisions,
         ...(request.auth !== undefined ? { auth: request.auth } : {}),
       },
       trace: carrier,
@@ -257,8 +263,26 @@ export function createQueueRunner(options: QueueRunnerOptions): QueueRunner {
 }
 
 /** The runner's refusal, rebuilt on this side with its code (so HTTP answers 404/409/410 as in-process). */
+/**
+ * The decisions as plain JSON: they cross Redis, and the worker's runner validates them. A value
+ * JSON cannot carry (a BigInt, a cycle, a throwing `toJSON`) is the caller's mistake, refused
+ * before anything is queued.
+ */
+function plainJsonDecisions(decisions: unknown[]): unknown[] {
+  try {
+    return JSON.parse(JSON.stringify(decisions)) as unknown[];
+  } catch (error) {
+    throw new ApprovalError(
+      'APPROVAL_INVALID',
+      `submitApprovals(request): decisions must be plain JSON values (${(error as Error)?.name ?? 'Error'}: ${String((error as Error)?.message).slice(0, 200)})`,
+      { cause: error },
+    );
+  }
+}
+
 function refusalError(jobId: string, refused: { code: string; message: string }): Error {
-  if (!(refused.code in RUNNER_ERROR_CODES))
+  // Own members only: an inherited name ("constructor", "toString") is no runner code.
+  if (typeof refused.code !== 'string' || !Object.hasOwn(RUNNER_ERROR_CODES, refused.code))
     return new QueueJobFailedError(jobId, `the worker refused the approvals with ${refused.code}: ${refused.message}`);
   const code = refused.code as RunnerErrorCode;
   return code.startsWith('APPROVAL') ? new ApprovalError(code, refused.message) : new RunnerError(code, refused.message);

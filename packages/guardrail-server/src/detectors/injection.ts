@@ -13,6 +13,7 @@ import { Buffer } from 'node:buffer';
 import { HASH_BUCKETS, analysePieces, injectionFeatures, rangeMargins, type InjectionFeatures } from './injection-features.js';
 import { INJECTION_MODEL } from './injection-model.generated.js';
 import type { CueHit } from './injection-heuristics.js';
+import { GuardrailRequestError } from '../errors.js';
 
 /** Trained weights in a form the scorer can use directly. */
 export interface InjectionWeights {
@@ -92,11 +93,39 @@ export interface DetectInjectionOptions {
   weights?: InjectionWeights;
 }
 
+/**
+ * The options' action type, one the shipped thresholds know. An unknown one (a JavaScript caller's
+ * typo, `__proto__`) would compare every score with `undefined` and never flag: refused instead.
+ */
+function checkedAction(options: DetectInjectionOptions, where: string): InjectionActionType {
+  const action = options.actionType ?? 'agent_input';
+  if (typeof action !== 'string' || !Object.hasOwn(INJECTION_THRESHOLDS, action)) {
+    throw new GuardrailRequestError(
+      `${where}: actionType must be one of ${Object.keys(INJECTION_THRESHOLDS).join(', ')}; got ${JSON.stringify(String(action).slice(0, 40))}`,
+    );
+  }
+  return action;
+}
+
+/** A given threshold, a number from 0 to 1 (NaN would never flag); undefined when not given. */
+function checkedThreshold(value: unknown, name: string, where: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !(value >= 0 && value <= 1)) {
+    throw new GuardrailRequestError(
+      `${where}: ${name} must be a number from 0 to 1; got ${typeof value === 'number' ? String(value) : typeof value}`,
+    );
+  }
+  return value;
+}
+
 /** Scores one text for prompt injection (direct, indirect, jailbreak or extraction). */
 export function detectInjection(text: string, options: DetectInjectionOptions = {}): InjectionResult {
-  const action = options.actionType ?? 'agent_input';
-  const threshold = options.threshold ?? INJECTION_THRESHOLDS[action];
-  const greyThreshold = Math.min(threshold, options.greyThreshold ?? INJECTION_GREY_THRESHOLDS[action]);
+  const action = checkedAction(options, 'detectInjection');
+  const threshold = checkedThreshold(options.threshold, 'threshold', 'detectInjection') ?? INJECTION_THRESHOLDS[action];
+  const greyThreshold = Math.min(
+    threshold,
+    checkedThreshold(options.greyThreshold, 'greyThreshold', 'detectInjection') ?? INJECTION_GREY_THRESHOLDS[action],
+  );
   if (text.trim().length === 0) return { score: 0, flagged: false, grey: false, cues: [] };
   const weights = options.weights ?? shippedWeights();
   // The text's score is its most suspicious range's (the whole text, a segment, or the decoded
@@ -148,7 +177,8 @@ const SENTENCE = /[^\n.!?]*(?:[.!?]+|\n|$)/g;
  * the whole text (or hidden in an encoding) may not be locatable, and then this returns [].
  */
 export function locateInjection(text: string, options: DetectInjectionOptions = {}): Array<{ start: number; end: number }> {
-  const threshold = options.threshold ?? INJECTION_THRESHOLDS[options.actionType ?? 'agent_input'];
+  const threshold =
+    checkedThreshold(options.threshold, 'threshold', 'locateInjection') ?? INJECTION_THRESHOLDS[checkedAction(options, 'locateInjection')];
   const weights = options.weights ?? shippedWeights();
   const spans: Array<{ start: number; end: number }> = [];
   for (const m of text.matchAll(SENTENCE)) {

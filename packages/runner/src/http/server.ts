@@ -172,7 +172,10 @@ export function createRunnerServer(options: RunnerServerOptions): RunnerServer {
       } else socket.destroy();
     },
     frameworkErrors: (error, _request, reply) => {
-      void (reply as unknown as FastifyReply).code(400).send(errorBody('bad_request', error.message));
+      // The router's message quotes the whole URL (an over-long id, a broken escape): bounded here.
+      const message =
+        error.message.length > 300 ? `${error.message.slice(0, 200)}… (the URL is not valid for this service)` : error.message;
+      void (reply as unknown as FastifyReply).code(400).send(errorBody('bad_request', message));
     },
   });
   app.removeAllContentTypeParsers();
@@ -339,8 +342,10 @@ export function createRunnerServer(options: RunnerServerOptions): RunnerServer {
       const runNotFound = () => fail(reply, 404, 'run_not_found', `run ${JSON.stringify((id ?? '').slice(0, 200))} does not exist`);
       if (typeof id !== 'string' || id.length === 0 || id.length > 200) return runNotFound();
       const run = await store.getRun(id);
-      // Another tenant's run is "not found" too: the answer must not tell them apart.
-      const thread = run ? await store.getThread(run.threadId) : undefined;
+      // Another tenant's run is "not found" too: the answer must not tell them apart, nor the
+      // work done for it, so a missing run is followed by a thread read as well (one that finds
+      // nothing that matters: without a run the answer is 404 whatever it returns).
+      const thread = await store.getThread(run ? run.threadId : id);
       if (!run || !thread || !threadVisibleTo(thread, callers.of(request))) return runNotFound();
       const pending = run.status === 'requires_action' ? await pendingApprovalsOf(store, run.threadId) : [];
       const action = pending.find((p) => p.run_id === run.id);

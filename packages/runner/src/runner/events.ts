@@ -124,16 +124,28 @@ export interface GuardrailDecisionEvent extends DecisionSubject {
   findings?: EventFinding[];
 }
 
+/** A detector, type or severity: a short code, never text from the payload. */
+const FINDING_CODE = /^[A-Za-z0-9][A-Za-z0-9_.:/-]{0,63}$/;
+const MAX_FINDING_PATH = 200;
+const isFindingCode = (v: unknown): v is string => typeof v === 'string' && FINDING_CODE.test(v);
+const isOffset = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+const isFindingPath = (v: unknown): v is string =>
+  typeof v === 'string' && v.length <= MAX_FINDING_PATH && !/[\p{Cc}\u2028\u2029]/u.test(v);
+
 /** The event for one recorded decision (findings reduced to where and what). */
 export function decisionEvent(
   d: { action_type: string; decision: string; reason_code: string; agent_id: string; findings?: unknown[] },
   runId: string | null,
   about?: DecisionSubject,
 ): GuardrailDecisionEvent {
-  const findings = (d.findings ?? []).flatMap((f) => {
+  const findings = (Array.isArray(d.findings) ? d.findings : []).flatMap((f) => {
+    if (typeof f !== 'object' || f === null) return [];
     const x = f as Partial<EventFinding>;
-    if (typeof x.detector !== 'string' || typeof x.type !== 'string' || typeof x.severity !== 'string') return [];
-    if (typeof x.start !== 'number' || typeof x.end !== 'number') return [];
+    // The guardrail's answer is not trusted to keep text out: codes must look like codes,
+    // offsets like positions, a path like a short pointer; anything else drops the finding.
+    if (!isFindingCode(x.detector) || !isFindingCode(x.type) || !isFindingCode(x.severity)) return [];
+    if (!isOffset(x.start) || !isOffset(x.end) || x.end < x.start) return [];
+    if (x.path !== undefined && !isFindingPath(x.path)) return [];
     return [
       {
         detector: x.detector,

@@ -130,6 +130,8 @@ export async function executeToolCall(
   let errorCode: string | undefined;
   // What tool_end reports about a call that ran: argument names, output size, the tool's own detail.
   let ran: { argument_names: string[]; output_chars?: number; detail?: ToolEventDetail } | undefined;
+  // Closed when the call ends: ToolContext.checkBoundary works only while the tool's call is open.
+  const callOpen = { open: true };
   const fail = async (code: string, message: string): Promise<string> => {
     errorCode = code;
     await appendItem(call, run, { type: 'function_call_output', call_id: callId, name: spec.protocolName, output: message, error: code });
@@ -243,9 +245,9 @@ export async function executeToolCall(
       ...(call.idempotencyKey !== undefined
         ? { idempotencyKey: toolCallKey(call.idempotencyKey, run, ordinal, spec.protocolName, effectiveArgs) }
         : {}),
-      checkBoundary: boundaryCheck(call, run, scope.context),
+      checkBoundary: boundaryCheck(call, run, scope.context, callOpen),
     };
-    ran = { argument_names: Object.keys(effectiveArgs) };
+    ran = { argument_names: declaredArgumentNames(spec.parameters, effectiveArgs) };
     let result: unknown;
     // Tainted before the source runs: whatever it returns (or throws, or the output guardrail
     // later decides), untrusted content may reach this thread from now on.
@@ -299,6 +301,7 @@ export async function executeToolCall(
     });
     return visible;
   } finally {
+    callOpen.open = false;
     endSpan(scope.span, errorCode ? { code: errorCode, message: `tool call ended with ${errorCode}` } : undefined);
     call.events.emit({
       type: 'tool_end',
@@ -316,11 +319,24 @@ export async function executeToolCall(
  * `ToolContext.checkBoundary`: a tool's boundary check (a delegation's subagent input and yield)
  * through the runner's one checker, recorded like every decision of the run, under the tool's span.
  */
-function boundaryCheck(call: CallState, run: AgentRunState, parent: Context): BoundaryGuardrailCheck {
-  return async (check) => {
+function boundaryCheck(call: CallState, run: AgentRunState, parent: Context, callOpen: { open: boolean }): BoundaryGuardrailCheck {
+  return async (given) => {
+    // A check kept past its tool call has no span or run to be recorded in: refused, not sent.
+    if (!callOpen.open) {
+      return {
+        decision: 'BLOCK',
+        reasonCode: BOUNDARY_CHECK_INVALID,
+        reasonMessage: 'the tool asked for a boundary check after its call ended; checks are made while the tool runs',
+        payload: '',
+        failed: false,
+      };
+    }
+    // Read once into a plain object: what is validated is what is judged (no getter changes a
+    // field between the two), and a field that throws when read is a malformed request.
+    const check = snapshotBoundaryCheck(given);
     // A tool's bug must not reach the guardrail as a request it cannot judge (nor fail open on it).
-    const problem = boundaryCheckProblem(check);
-    if (problem) {
+    const problem = check === undefined ? 'its fields cannot be read' : boundaryCheckProblem(check);
+    if (problem || check === undefined) {
       // Only what is known to be an id or a code is recorded: the rest may be anything the tool held.
       const valid = typeof check === 'object' && check !== null;
       const agentId = valid && AgentIdSchema.safeParse(check.agentId).success ? check.agentId : 'unknown';
@@ -368,6 +384,20 @@ function boundaryCheck(call: CallState, run: AgentRunState, parent: Context): Bo
 const BOUNDARY_CHECK_INVALID = 'BOUNDARY_CHECK_INVALID';
 const MAX_BOUNDARY_NAME = 200;
 
+/** The request's fields copied once (null/primitive as given), or undefined when reading one throws. */
+function snapshotBoundaryCheck(check: BoundaryCheck): BoundaryCheck | undefined {
+  if (typeof check !== 'object' || check === null) return check;
+  try {
+    const { actionType, payload, agentId, boundary, subject, depth, signal } = check;
+    return { actionType, payload, agentId, boundary, subject, depth, ...(signal !== undefined ? { signal } : {}) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** A subject names a subagent (a skill name or an agent id); it is recorded in events and spans, so never free text. */
+const BOUNDARY_SUBJECT = /^[A-Za-z0-9][A-Za-z0-9_.:@/-]*$/;
+
 /** What is wrong with a tool's boundary check request, or undefined. */
 function boundaryCheckProblem(check: BoundaryCheck): string | undefined {
   if (typeof check !== 'object' || check === null) return 'not an object';
@@ -376,8 +406,13 @@ function boundaryCheckProblem(check: BoundaryCheck): string | undefined {
   if (typeof check.payload !== 'string') return 'payload must be a string';
   if (!AgentIdSchema.safeParse(check.agentId).success) return 'agentId must be a reverse-DNS agent id';
   if (check.boundary !== 'delegation') return "boundary must be 'delegation'";
-  if (typeof check.subject !== 'string' || check.subject.length === 0 || check.subject.length > MAX_BOUNDARY_NAME)
-    return `subject must be a name of 1 to ${MAX_BOUNDARY_NAME} characters`;
+  if (
+    typeof check.subject !== 'string' ||
+    check.subject.length === 0 ||
+    check.subject.length > MAX_BOUNDARY_NAME ||
+    !BOUNDARY_SUBJECT.test(check.subject)
+  )
+    return `subject must be a name of 1 to ${MAX_BOUNDARY_NAME} letters, digits and _ . : @ / - (a skill name or an agent id)`;
   if (!Number.isSafeInteger(check.depth) || check.depth < 0) return 'depth must be a non-negative integer';
   if (check.signal !== undefined && !(check.signal instanceof AbortSignal)) return 'signal must be an AbortSignal';
   return undefined;
@@ -387,6 +422,21 @@ function boundaryCheckProblem(check: BoundaryCheck): string | undefined {
  * A system tool's own report on a call (`SystemTool.eventDetail`), kept to flat strings, numbers
  * and booleans; a hook that throws or returns anything else reports nothing (and is logged).
  */
+/**
+ * The arguments' names the tool's schema declares (its `properties`), in the arguments' order. A
+ * schema that admits other members lets the model write their names, so those are left out.
+ */
+function declaredArgumentNames(parameters: JsonObject, args: Record<string, unknown>): string[] {
+  const properties = parameters['properties'];
+  if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) return [];
+  return Object.keys(args).filter((name) => Object.hasOwn(properties, name));
+}
+
+/** Limits of a system tool's `tool_end.detail` (README "Runner events"). */
+const MAX_DETAIL_ENTRIES = 32;
+const MAX_DETAIL_STRING = 200;
+const DETAIL_KEY = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
+
 function toolEventDetail(
   call: CallState,
   spec: ToolSpec,
@@ -400,10 +450,22 @@ function toolEventDetail(
     const raw: unknown = describe(args, output, ctx);
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
     const detail: ToolEventDetail = Object.create(null) as ToolEventDetail;
+    let kept = 0;
     for (const [k, v] of Object.entries(raw)) {
-      if (typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v))) detail[k] = v;
+      // Names, codes, counts and flags: a free-form key, a long string (an output or argument
+      // echoed back) or entries past the cap are dropped rather than trusted.
+      if (kept >= MAX_DETAIL_ENTRIES) break;
+      if (!DETAIL_KEY.test(k)) continue;
+      if (
+        (typeof v === 'string' && v.length <= MAX_DETAIL_STRING) ||
+        typeof v === 'boolean' ||
+        (typeof v === 'number' && Number.isFinite(v))
+      ) {
+        detail[k] = v;
+        kept++;
+      }
     }
-    return { ...detail };
+    return kept > 0 ? { ...detail } : undefined;
   } catch (error) {
     call.logger.warn("a system tool's eventDetail failed; its tool_end event has no detail", {
       tool: spec.protocolName,

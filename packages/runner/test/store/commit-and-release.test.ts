@@ -90,15 +90,49 @@ describe('commitAndRelease without a one-change backend method', () => {
     await expect(store.commitAndRelease!({ lock, writes: [] })).rejects.toThrow(/lock must be a lock/);
   });
 
-  it('refuses a non-function onReleaseError before writing anything', async () => {
+  it('refuses a non-function onReleaseError before writing anything, and frees the lock as for bad writes', async () => {
     const fake = fakeBackend();
     const store = createThreadStoreFacade(fake.backend);
-    const { lock } = await store.createLockedThread!({}, { owner: 'me', autoRenew: false });
-    await expect(store.commitAndRelease!({ lock, writes: [], onReleaseError: 'no' as never })).rejects.toThrow(
-      /onReleaseError must be a function/,
-    );
+    const { thread, lock } = await store.createLockedThread!({}, { owner: 'me', autoRenew: false });
+    await expect(
+      store.commitAndRelease!({
+        lock,
+        writes: [{ op: 'mergeState', threadId: thread.id, patch: { b: 2 } }],
+        onReleaseError: 'no' as never,
+      }),
+    ).rejects.toThrow(/onReleaseError must be a function/);
     expect(fake.applied).toEqual([]);
-    expect(fake.releases).toEqual([]);
+    // The call releases its lock whatever was wrong with the rest of it (the lease is not waited out).
+    expect(fake.releases).toHaveLength(1);
+    expect(fake.locks.has(thread.id)).toBe(false);
     await lock.release();
+    expect(fake.releases).toHaveLength(1);
+  });
+
+  it('frees the lock when writes is not an array, and writes nothing', async () => {
+    const fake = fakeBackend();
+    const store = createThreadStoreFacade(fake.backend);
+    const { thread, lock } = await store.createLockedThread!({}, { owner: 'me', autoRenew: false });
+    await expect(store.commitAndRelease!({ lock, writes: { op: 'mergeState' } as never })).rejects.toThrow(/writes must be an array/);
+    expect(fake.applied).toEqual([]);
+    expect(fake.locks.has(thread.id)).toBe(false);
+  });
+
+  it('keeps the commit and resolves when onReleaseError itself throws', async () => {
+    const fake = fakeBackend({ release: true });
+    const store = createThreadStoreFacade(fake.backend);
+    const { thread, lock } = await store.createLockedThread!({}, { owner: 'me', autoRenew: false });
+    let told = 0;
+    const read = await store.commitAndRelease!({
+      lock,
+      writes: [{ op: 'mergeState', threadId: thread.id, patch: { b: 2 } }],
+      onReleaseError: () => {
+        told++;
+        throw new Error('logger down');
+      },
+    });
+    expect(told).toBe(1);
+    expect(read?.id).toBe(thread.id);
+    expect(fake.applied).toHaveLength(1);
   });
 });

@@ -56,10 +56,14 @@ export function createDelegateTaskTool(opts: DelegateTaskToolOptions): Delegatio
   };
 }
 
+/** A skill name or an agent id (letters, digits, `_ . -`). */
+const SUBAGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,199}$/;
+
 /**
  * `delegate_task`'s report for the runner's `tool_end` event: who was delegated to, at which
  * depth, how it ended (the package's status and error code), never instruction or output text.
- * `subagent` is the `subagent_type` the call ran with (after the TOOL_CALL check).
+ * `subagent` is the `subagent_type` the call ran with (after the TOOL_CALL check), left out when it
+ * named no subagent (`ERR_UNKNOWN_SUBAGENT`) or is not a name.
  */
 export function delegationEventDetail(
   args: Record<string, unknown>,
@@ -77,8 +81,13 @@ export function delegationEventDetail(
   // The approval step's refusals (not requested, or denied) are the only failures naming capabilities.
   const capabilities = pkg?.error_report?.details?.capabilities;
   const refused = pkg?.error_report?.code === 'ERR_CONSTRAINT_VIOLATION' && Array.isArray(capabilities);
+  // The model wrote subagent_type: reported only when it is name-shaped and named a subagent.
+  const subagent =
+    typeof args.subagent_type === 'string' && SUBAGENT_NAME.test(args.subagent_type) && pkg?.error_report?.code !== 'ERR_UNKNOWN_SUBAGENT'
+      ? args.subagent_type
+      : undefined;
   return {
-    ...(typeof args.subagent_type === 'string' ? { subagent: args.subagent_type } : {}),
+    ...(subagent !== undefined ? { subagent } : {}),
     depth: (ctx.depth ?? 0) + 1,
     requires_approval: args.requires_approval === true,
     status: pkg?.status ?? 'INVALID',

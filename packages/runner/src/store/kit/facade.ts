@@ -309,9 +309,6 @@ export function createThreadStoreFacade(backend: StoreBackend, options: ThreadSt
       op('commitAndRelease', async () => {
         if (!isPlainObject(commitOptions)) throw new InvalidStoreInputError('commitAndRelease options must be an object');
         const { writes, lock: held, onReleaseError } = commitOptions;
-        if (onReleaseError !== undefined && typeof onReleaseError !== 'function') {
-          throw new InvalidStoreInputError('commitAndRelease: onReleaseError must be a function');
-        }
         const state = held !== null && typeof held === 'object' ? lockState.get(held) : undefined;
         if (!state || !heldLocks.has(held)) {
           throw new InvalidStoreInputError('commitAndRelease: lock must be a lock this store handed out and still holds');
@@ -321,6 +318,10 @@ export function createThreadStoreFacade(backend: StoreBackend, options: ThreadSt
         // From here on the lock is released whatever happens to the writes.
         state.finish = async () => {
           try {
+            // Checked here, like the writes: a malformed call still frees the lock it was given.
+            if (onReleaseError !== undefined && typeof onReleaseError !== 'function') {
+              throw new InvalidStoreInputError('commitAndRelease: onReleaseError must be a function');
+            }
             if (!Array.isArray(writes)) throw new InvalidStoreInputError('commitAndRelease: writes must be an array');
             // Everything is validated and encoded before the backend sees any of it.
             const prepared = writes.map(prepareBatchWrite);
@@ -343,7 +344,12 @@ export function createThreadStoreFacade(backend: StoreBackend, options: ThreadSt
           try {
             await backend.releaseLock(threadId, token);
           } catch (error) {
-            onReleaseError?.(mapError(error, 'releaseThreadLock'));
+            // The caller's report of it must not turn a committed call into a failed one.
+            try {
+              onReleaseError?.(mapError(error, 'releaseThreadLock'));
+            } catch {
+              // ignored: the commit stands and the lease frees the lock
+            }
           }
         };
         await state.release();

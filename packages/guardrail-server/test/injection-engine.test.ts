@@ -155,7 +155,11 @@ describe('short texts need a hand cue to be blocked', () => {
       ref: 'ORD-55821',
       label: 'priority customer',
     };
-    const res = engine.validateSync(handoff('Please continue with the refund.', state));
+    // A budget no busy machine reaches: this test is about the classifier, not the time budget
+    // (under CI load 200 fields once took longer than the default 500 ms: PAYLOAD_TOO_COMPLEX).
+    const patient = createGuardrailEngine({ budget: { timeMs: 120_000 } });
+    const res = patient.validateSync(handoff('Please continue with the refund.', state));
+    expect(res.reason_code).not.toBe('PAYLOAD_TOO_COMPLEX');
     expect(res.decision).not.toBe('BLOCK');
     expect(res.findings?.some((f) => f.type === 'PROMPT_INJECTION')).toBe(false);
   });

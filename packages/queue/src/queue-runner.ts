@@ -208,29 +208,37 @@ export function createQueueRunner(options: QueueRunnerOptions): QueueRunner {
     } finally {
       span.end();
     }
-    const job = await q.getJob(jobId);
-    if (!job) throw new QueueJobFailedError(jobId, `approvals job ${jobId} vanished from the queue before it finished`);
-    const onAbort = () => void cancel(jobId, 'the caller aborted the approvals').catch(() => undefined);
-    if (request.signal?.aborted) onAbort();
-    request.signal?.addEventListener('abort', onAbort, { once: true });
-    let answer: ApprovalsJobResult;
-    try {
-      answer = await waitForJob<ApprovalsJobResult>(job, ev, resultTimeoutMs);
-    } finally {
-      request.signal?.removeEventListener('abort', onAbort);
-    }
+    const answer = await answerOf<ApprovalsJobResult>(jobId, { signal: request.signal, what: 'approvals' });
     if ('result' in answer) return answer.result;
     throw refusalError(jobId, answer.refused);
   }
 
   async function result(jobId: string, opts: { timeoutMs?: number } = {}): Promise<RunResult> {
+    return answerOf<RunResult>(jobId, { timeoutMs: opts.timeoutMs });
+  }
+
+  /**
+   * Waits for a job's answer; a caller's `signal` that aborts (an HTTP client that hung up)
+   * cancels the job, as in-process.
+   */
+  async function answerOf<T>(
+    jobId: string,
+    opts: { timeoutMs?: number | undefined; signal?: AbortSignal | undefined; what?: string },
+  ): Promise<T> {
     const { queue: q, events: ev } = connect();
-    const job = await q.getJob(jobId);
-    if (!job)
-      throw new QueueConfigError(
-        `no job ${jobId} on queue ${QUEUE_DEFAULTS.runsQueue} (finished jobs are kept ${QUEUE_DEFAULTS.keepCompleted.age} s)`,
-      );
-    return waitForJob<RunResult>(job, ev, opts.timeoutMs ?? resultTimeoutMs);
+    const onAbort = () => void cancel(jobId, `the caller aborted the ${opts.what ?? 'job'}`).catch(() => undefined);
+    if (opts.signal?.aborted) onAbort();
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const job = await q.getJob(jobId);
+      if (!job)
+        throw new QueueConfigError(
+          `no job ${jobId} on queue ${QUEUE_DEFAULTS.runsQueue} (finished jobs are kept ${QUEUE_DEFAULTS.keepCompleted.age} s)`,
+        );
+      return await waitForJob<T>(job, ev, opts.timeoutMs ?? resultTimeoutMs);
+    } finally {
+      opts.signal?.removeEventListener('abort', onAbort);
+    }
   }
 
   async function cancel(jobId: string, reason = 'cancelled by the caller'): Promise<void> {
@@ -245,15 +253,7 @@ export function createQueueRunner(options: QueueRunnerOptions): QueueRunner {
     submitApprovals,
     async run(request) {
       const { jobId } = await enqueue(request);
-      // A caller that goes away (HTTP client hung up) cancels its run, as in-process.
-      const onAbort = () => void cancel(jobId, 'the caller aborted the run').catch(() => undefined);
-      if (request.signal?.aborted) onAbort();
-      request.signal?.addEventListener('abort', onAbort, { once: true });
-      try {
-        return await result(jobId);
-      } finally {
-        request.signal?.removeEventListener('abort', onAbort);
-      }
+      return answerOf<RunResult>(jobId, { signal: request.signal, what: 'run' });
     },
     async close() {
       await Promise.allSettled([events?.close(), queue?.close()]);

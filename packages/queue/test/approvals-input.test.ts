@@ -7,21 +7,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApprovalError } from '@baton/runner';
 import { createQueueRunner, QUEUE_DEFAULTS, QueueJobFailedError, startWorker } from '../src/index.js';
 import { testRedisUrl, uniquePrefix } from './helpers/redis.js';
+import { refusal } from './helpers/refusal.js';
 
 const url = testRedisUrl();
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
-
-async function refusal(promise: Promise<unknown>): Promise<{ code?: string; message: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as { code?: string; message: string };
-  }
-  throw new Error('expected a refusal, got a result');
-}
 
 /** Jobs in any state under the prefix: nothing was queued when this is 0. */
 async function jobsQueued(prefix: string): Promise<number> {

@@ -8,22 +8,13 @@ import { ApprovalError, type RunResult } from '@baton/runner';
 import { createQueueRunner, startWorker, type WorkerJobEvent } from '../src/index.js';
 import { makeWorkspace, removeWorkspace, startStack } from './helpers/stack.js';
 import { testRedisUrl, uniquePrefix } from './helpers/redis.js';
+import { refusal } from './helpers/refusal.js';
 
 const url = testRedisUrl();
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
-
-/** Resolves with the error a promise rejects with (fails the test if it resolves). */
-async function refusal(promise: Promise<unknown>): Promise<{ code?: string; message: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as { code?: string; message: string };
-  }
-  throw new Error('expected a refusal, got a result');
-}
 
 /** A worker stack whose delegate_task waits for approval, a producer, and one ticket's workspace. */
 async function approvalStack(prefix: string) {

@@ -852,11 +852,11 @@ function typoTarget(word: string): string | undefined {
  * offset of corrected offset `k` (one entry per corrected character, plus the end). Undefined when
  * no word needed correcting (the common case: no copy).
  */
-function correctTypos(folded: string, words: RegExpMatchArray[]): { text: string; at: Int32Array } | undefined {
+function correctTypos(folded: string): { text: string; at: Int32Array } | undefined {
   let parts: string[] | undefined;
   let starts: number[] | undefined;
   let last = 0;
-  for (const m of words) {
+  for (const m of folded.matchAll(ANCHOR_WORD)) {
     const target = typoTarget(m[0]);
     if (target === undefined) continue;
     (parts ??= []).push(folded.slice(last, m.index), target);
@@ -883,12 +883,21 @@ function correctTypos(folded: string, words: RegExpMatchArray[]): { text: string
 export function findCues(folded: string): CueHit[] {
   const hits: CueHit[] = [];
   const satisfied = new Uint8Array(slotCount);
-  const words = [...folded.matchAll(ANCHOR_WORD)];
-  const corrected = correctTypos(folded, words);
-  for (const m of words) {
-    const slots = WORD_SLOTS.get(m[0]) ?? (corrected ? WORD_SLOTS.get(typoTarget(m[0]) ?? '') : undefined);
+  let misspelled = false;
+  for (const word of folded.match(ANCHOR_WORD) ?? []) {
+    let slots = WORD_SLOTS.get(word);
+    if (!slots) {
+      const target = typoTarget(word);
+      if (target !== undefined) {
+        misspelled = true;
+        slots = WORD_SLOTS.get(target);
+      }
+    }
     if (slots) for (const slot of slots) satisfied[slot] = 1;
   }
+  // Positions are needed only when a word was misspelled (rare): only then are the words matched
+  // again with their offsets and a corrected copy made.
+  const corrected = misspelled ? correctTypos(folded) : undefined;
   const text = corrected?.text ?? folded;
   const at = corrected?.at;
   for (const cue of COMPILED) {

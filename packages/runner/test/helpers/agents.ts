@@ -1,4 +1,13 @@
-import { createAgentRegistry, parseDeploymentConfig, type AgentManifestLike, type AgentRegistry } from '../../src/index.js';
+import { scriptedGuardrail } from '@baton/manifest/testing';
+import {
+  createAgentRegistry,
+  createMemoryThreadStore,
+  parseDeploymentConfig,
+  Runner,
+  type AgentManifestLike,
+  type AgentRegistry,
+} from '../../src/index.js';
+import { createScriptedModel } from '../../src/testing/index.js';
 
 export function manifest(id: string, overrides: Partial<AgentManifestLike> = {}): AgentManifestLike {
   return {
@@ -41,4 +50,26 @@ export function registry(manifests: AgentManifestLike[], batonYml?: string): Age
     agents: manifests.map((m) => ({ manifest: m, source: `${m.id}.agent.yml` })),
     ...(deployment ? { deployment } : {}),
   });
+}
+
+/**
+ * A Runner on one agent (no tools of its own) whose scripted model calls `tool` once with `args`,
+ * then answers "Done."; memory store, an allow-all scripted guardrail, a silent logger. The tool
+ * itself comes with the request (`systemTools`).
+ */
+export function oneCallRunner(options: { agent: string; tool: string; args?: Record<string, unknown> }) {
+  const guard = scriptedGuardrail(() => undefined);
+  let turn = 0;
+  const models = createScriptedModel({
+    script: () => (++turn === 1 ? { toolCalls: [{ name: options.tool, arguments: options.args ?? {} }] } : { message: 'Done.' }),
+  });
+  const runner = new Runner({
+    registry: registry([manifest(options.agent)]),
+    tools: {},
+    guardrails: guard.validator,
+    store: createMemoryThreadStore(),
+    modelProvider: models.provider,
+    logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+  });
+  return { runner, guard };
 }

@@ -2,33 +2,16 @@
 // reads or throw when read, a subject that is free text, a call after the tool's run ended, and
 // many calls at once. Each fails closed (a BLOCK the tool gets back) and none is recorded as ALLOW.
 import type { BoundaryCheck, BoundaryGuardrailCheck } from '@baton/manifest';
-import { scriptedGuardrail } from '@baton/manifest/testing';
 import { describe, expect, it, vi } from 'vitest';
-import { createMemoryThreadStore, Runner, type GuardrailDecisionEvent, type RunnerEvent, type SystemTool } from '../../src/index.js';
-import { createScriptedModel } from '../../src/testing/index.js';
-import { manifest, registry } from '../helpers/agents.js';
+import type { GuardrailDecisionEvent, RunnerEvent, SystemTool } from '../../src/index.js';
+import { oneCallRunner } from '../helpers/agents.js';
 
 vi.setConfig({ testTimeout: 60_000 });
 
 const AGENT = 'io.baton.test.triage';
 const CARD = '4242 4242 4242 4242';
 
-function setup() {
-  const guard = scriptedGuardrail(() => undefined);
-  let turn = 0;
-  const models = createScriptedModel({
-    script: () => (++turn === 1 ? { toolCalls: [{ name: 'delegate_like', arguments: {} }] } : { message: 'Done.' }),
-  });
-  const runner = new Runner({
-    registry: registry([manifest(AGENT)]),
-    tools: {},
-    guardrails: guard.validator,
-    store: createMemoryThreadStore(),
-    modelProvider: models.provider,
-    logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
-  });
-  return { runner, guard };
-}
+const setup = () => oneCallRunner({ agent: AGENT, tool: 'delegate_like' });
 
 function tool(execute: SystemTool['execute']): SystemTool {
   return {

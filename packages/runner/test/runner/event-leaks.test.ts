@@ -1,19 +1,10 @@
 // Runner events never carry unchecked text (red team): a guardrail's findings whose fields carry
 // text (the matched value in `type`, a long `path`, odd offsets) and a system tool's eventDetail
 // with long strings, free-form keys or too many entries are reduced to codes, names and counts.
-import { scriptedGuardrail } from '@baton/manifest/testing';
 import { describe, expect, it, vi } from 'vitest';
-import {
-  createMemoryThreadStore,
-  Runner,
-  type GuardrailDecisionEvent,
-  type RunnerEvent,
-  type SystemTool,
-  type ToolEndEvent,
-} from '../../src/index.js';
+import type { GuardrailDecisionEvent, RunnerEvent, SystemTool, ToolEndEvent } from '../../src/index.js';
 import { decisionEvent } from '../../src/runner/events.js';
-import { createScriptedModel } from '../../src/testing/index.js';
-import { manifest, registry } from '../helpers/agents.js';
+import { oneCallRunner } from '../helpers/agents.js';
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -56,19 +47,7 @@ describe('guardrail_decision findings', () => {
 
 describe("a system tool's eventDetail", () => {
   it('drops long strings, keys that are not names and entries past the cap', async () => {
-    const guard = scriptedGuardrail(() => undefined);
-    let turn = 0;
-    const models = createScriptedModel({
-      script: () => (++turn === 1 ? { toolCalls: [{ name: 'reporter', arguments: {} }] } : { message: 'Done.' }),
-    });
-    const runner = new Runner({
-      registry: registry([manifest(AGENT)]),
-      tools: {},
-      guardrails: guard.validator,
-      store: createMemoryThreadStore(),
-      modelProvider: models.provider,
-      logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
-    });
+    const { runner } = oneCallRunner({ agent: AGENT, tool: 'reporter' });
     const output = `Statement: ${'lorem ipsum '.repeat(100)} card ${CARD}`;
     const tool: SystemTool = {
       name: 'reporter',
@@ -96,20 +75,7 @@ describe("a system tool's eventDetail", () => {
 
 describe('tool_end.argument_names', () => {
   it("names only the arguments the tool's schema declares (a schema open to other members lets the model write names)", async () => {
-    const guard = scriptedGuardrail(() => undefined);
-    let turn = 0;
-    const models = createScriptedModel({
-      script: () =>
-        ++turn === 1 ? { toolCalls: [{ name: 'open_schema', arguments: { [`card ${CARD}`]: 'x', ok: 1 } }] } : { message: 'Done.' },
-    });
-    const runner = new Runner({
-      registry: registry([manifest(AGENT)]),
-      tools: {},
-      guardrails: guard.validator,
-      store: createMemoryThreadStore(),
-      modelProvider: models.provider,
-      logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
-    });
+    const { runner } = oneCallRunner({ agent: AGENT, tool: 'open_schema', args: { [`card ${CARD}`]: 'x', ok: 1 } });
     const events: RunnerEvent[] = [];
     const result = await runner.run({
       agentId: AGENT,

@@ -244,30 +244,53 @@ if (need('microsoft/promptbench')) {
 // Benign: documentation, code, commit messages, security texts (installed npm packages and repos).
 
 const npm = [];
-function packagesIn(dir) {
+const NM = join(REPO_ROOT, 'node_modules');
+// The packages sampled are pinned (npm-packages.json: name, version, license, in the order they
+// are read), not whatever `node_modules` holds today: a dependency bump would otherwise change the
+// sample and the shipped model could not be rebuilt. A pinned version that is not installed is
+// fetched once from the npm registry (`npm pack`) into $BATON_CORPUS_DIR/npm/.
+// BATON_CORPUS_NPM_REPIN=1 rewrites the pin from the installed packages instead.
+const PIN_FILE = join(HERE, 'npm-packages.json');
+function installedPackages() {
   const out = [];
-  if (!existsSync(dir)) return out;
-  for (const n of readdirSync(dir)) {
+  for (const n of readdirSync(NM)) {
     if (n.startsWith('.')) continue;
-    const names = n.startsWith('@') ? readdirSync(join(dir, n)).map((x) => `${n}/${x}`) : [n];
-    for (const name of names) out.push(name);
+    for (const name of n.startsWith('@') ? readdirSync(join(NM, n)).map((x) => `${n}/${x}`) : [n]) {
+      if (SKIP_PACKAGES.test(name)) continue;
+      try {
+        const pkg = JSON.parse(readFileSync(join(NM, name, 'package.json'), 'utf8'));
+        if (PERMISSIVE.has(pkg.license)) out.push({ name, version: pkg.version, license: pkg.license });
+      } catch {
+        // not a package directory
+      }
+    }
   }
   return out;
 }
-const NM = join(REPO_ROOT, 'node_modules');
+function pinnedPackageDir({ name, version }) {
+  try {
+    if (JSON.parse(readFileSync(join(NM, name, 'package.json'), 'utf8')).version === version) return join(NM, name);
+  } catch {
+    // not installed: fetched below
+  }
+  const dest = join(CORPUS_DIR, 'npm', `${name.replace('/', '+')}@${version}`);
+  if (!existsSync(join(dest, 'package', 'package.json'))) {
+    mkdirSync(dest, { recursive: true });
+    const tgz = execFileSync('npm', ['pack', `${name}@${version}`, '--silent', '--pack-destination', dest], { encoding: 'utf8' }).trim();
+    execFileSync('tar', ['xzf', join(dest, tgz.split('\n').at(-1)), '-C', dest]);
+  }
+  return join(dest, 'package');
+}
+let pinned = JSON.parse(readFileSync(PIN_FILE, 'utf8'));
+if (process.env.BATON_CORPUS_NPM_REPIN === '1') {
+  pinned = installedPackages();
+  writeFileSync(PIN_FILE, `[\n${pinned.map((x) => JSON.stringify(x)).join(',\n')}\n]\n`);
+}
 const docChunks = [];
 const codeChunks = [];
-for (const name of packagesIn(NM)) {
-  if (SKIP_PACKAGES.test(name)) continue;
-  let pkg;
-  try {
-    pkg = JSON.parse(readFileSync(join(NM, name, 'package.json'), 'utf8'));
-  } catch {
-    continue;
-  }
-  if (!PERMISSIVE.has(pkg.license)) continue;
-  npm.push({ name, version: pkg.version, license: pkg.license });
-  const dir = join(NM, name);
+for (const { name, version, license } of pinned) {
+  npm.push({ name, version, license });
+  const dir = pinnedPackageDir({ name, version });
   const files = [];
   const walk = (d, depth) => {
     if (depth > 3) return;
@@ -283,13 +306,12 @@ for (const name of packagesIn(NM)) {
   for (const f of files) {
     if (/\.md$/i.test(f))
       for (const c of chunks(readFileSync(f, 'utf8')))
-        docChunks.push({ text: c, origin: `npm:${name}@${pkg.version}:${f.slice(dir.length + 1)}` });
+        docChunks.push({ text: c, origin: `npm:${name}@${version}:${f.slice(dir.length + 1)}` });
     else if (/\.(d\.ts|mjs|js|ts|cjs)$/.test(f) && !/\.min\./.test(f)) {
       const lines = readFileSync(f, 'utf8').split('\n');
       for (let i = 0; i < lines.length; i += 30 + Math.floor(r() * 40)) {
         const c = lines.slice(i, i + 20 + Math.floor(r() * 40)).join('\n');
-        if (c.trim().length > 80)
-          codeChunks.push({ text: c.slice(0, 3000), origin: `npm:${name}@${pkg.version}:${f.slice(dir.length + 1)}` });
+        if (c.trim().length > 80) codeChunks.push({ text: c.slice(0, 3000), origin: `npm:${name}@${version}:${f.slice(dir.length + 1)}` });
       }
     }
   }

@@ -22,6 +22,7 @@ import { ENGINE_INTERNALS, taintCallOf, type DecisionVariants, type EngineIntern
 import { payloadFields, rebuildPayload, type Field, type PayloadFields } from './payload.js';
 import { child, MAX_POINTER_CHARS, pointerOf, type PathNode } from './payload-path.js';
 import { foldForMatching, type FoldedView } from './text/fold-map.js';
+import { budgetClock } from './budget-clock.js';
 
 /** Options for {@link createGuardrailEngine}. */
 export interface GuardrailEngineOptions {
@@ -33,7 +34,7 @@ export interface GuardrailEngineOptions {
   canaries?: string[];
   /** Work allowed per request; past it the answer is BLOCK `PAYLOAD_TOO_COMPLEX`. */
   budget?: GuardrailBudget;
-  /** Clock for the time budget, in milliseconds. Default: `performance.now`. */
+  /** Clock for the time budget, in milliseconds. Default: this thread's CPU time where Node can tell, else `performance.now` (see budget-clock.ts). */
   now?: () => number;
 }
 
@@ -147,7 +148,7 @@ export function createEngine(options: GuardrailEngineOptions, detectors?: (polic
   }
   const policy = parsed.data;
   const budget = resolveBudget(options.budget);
-  const now = options.now ?? (() => performance.now());
+  const now = options.now ?? budgetClock;
   const canaries = [...policy.leakage.canaries, ...(options.canaries ?? [])];
   const promptIndex = indexSystemPrompts([...policy.leakage.system_prompts, ...(options.systemPrompts ?? [])], policy.leakage.min_words);
   const list = detectors ? detectors(policy) : builtInDetectors(policy, { canaries, promptIndex });

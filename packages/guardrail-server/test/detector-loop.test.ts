@@ -1,6 +1,7 @@
 import { GuardrailResponseSchema } from '@baton/manifest';
 import { describe, expect, it } from 'vitest';
 import type { ActionType, Detector, DetectorInput } from '../src/detector.js';
+import { BUDGET_CLOCK_IS_CPU_TIME, budgetClock } from '../src/budget-clock.js';
 import { builtInDetectors } from '../src/engine-detectors.js';
 import { REASONS, type ReasonCode } from '../src/engine-reasons.js';
 import { createEngine } from '../src/engine.js';
@@ -141,6 +142,39 @@ describe('the detector loop', () => {
     const engine = createEngine({ budget: { maxFindings: 3 } }, () => [wordDetector('w', 'a', 'PII_REDACTED')]);
     expect(engine.validateSync(agentInput('a a a')).decision).toBe('MODIFY');
     const res = engine.validateSync(agentInput('a a a a'));
+    expect([res.decision, res.reason_code]).toEqual(['BLOCK', 'PAYLOAD_TOO_COMPLEX']);
+  });
+
+  it('charges the time budget in CPU time where Node can tell, so a descheduled thread is not refused', () => {
+    // The detector holds the thread 120 ms without using the CPU (what a loaded machine does to
+    // it); the budget is 50 ms. On CPU time the request is inspected; on wall-clock time (Node
+    // without process.threadCpuUsage) it is refused, as before.
+    const sleeper: Detector = {
+      name: 'sleeper',
+      actionTypes: ALL,
+      redacts: false,
+      inspect() {
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 120);
+        return { verdicts: [] };
+      },
+    };
+    const res = createEngine({ budget: { timeMs: 50 } }, () => [sleeper, sleeper]).validateSync(agentInput('hello'));
+    if (BUDGET_CLOCK_IS_CPU_TIME) expect([res.decision, res.reason_code]).toEqual(['ALLOW', 'OK']);
+    else expect([res.decision, res.reason_code]).toEqual(['BLOCK', 'PAYLOAD_TOO_COMPLEX']);
+  });
+
+  it('still refuses, on CPU time, a request whose detectors burn more than the budget', () => {
+    const spinner: Detector = {
+      name: 'spinner',
+      actionTypes: ALL,
+      redacts: false,
+      inspect() {
+        const until = budgetClock() + 60;
+        while (budgetClock() < until);
+        return { verdicts: [] };
+      },
+    };
+    const res = createEngine({ budget: { timeMs: 50 } }, () => [spinner, spinner]).validateSync(agentInput('hello'));
     expect([res.decision, res.reason_code]).toEqual(['BLOCK', 'PAYLOAD_TOO_COMPLEX']);
   });
 

@@ -10,6 +10,7 @@ import { engineInternals, taintCallOf, type EngineSpec, type TaintCall } from '.
 import { parseJsonBody } from '../http/body.js';
 import type { HttpErrorCode } from '../http/errors.js';
 import { parseGuardrailRequest } from '../request.js';
+import { budgetClock } from '../budget-clock.js';
 
 /** One request for a worker: the raw body. */
 export interface WorkerTask {
@@ -56,7 +57,7 @@ export interface StartedNote {
 }
 
 export default function decide(task: WorkerTask): WorkerResult {
-  const startedAt = performance.now();
+  const startedAt = budgetClock();
   task.started.postMessage(0);
   try {
     return decideBody(task, startedAt);

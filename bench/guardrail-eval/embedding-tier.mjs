@@ -14,12 +14,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { measure, printTable, round, writeResult } from '../lib.mjs';
+import { engineInjectionBlocks, HELDOUT_SETS, loadHeldoutSets, recallAtFpr } from './tier-eval.mjs';
 
 const CORPUS_DIR = process.env.BATON_CORPUS_DIR ?? '/work/corpus';
 const vectorsPath = process.env.BATON_EMBEDDING_VECTORS;
 const headPath = process.env.BATON_EMBEDDING_HEAD;
 const dir = join(CORPUS_DIR, 'heldout');
-const names = ['direct', 'indirect', 'multilingual', 'security'];
+const names = HELDOUT_SETS;
 if (!vectorsPath || !headPath || !names.every((n) => existsSync(join(dir, `${n}.jsonl`)))) {
   console.log('embedding-tier: set BATON_EMBEDDING_VECTORS and BATON_EMBEDDING_HEAD and build the held-out sets; skipped');
   process.exit(0);
@@ -30,12 +31,7 @@ const vectors = await emb.loadWordVectors({ path: vectorsPath });
 const head = emb.validateEmbeddingHead(JSON.parse(readFileSync(headPath, 'utf8')), vectors.dims);
 const windowChars = head.meta?.windowChars ?? 600;
 const thr = head.meta?.thresholds;
-const loadJsonl = (p) =>
-  readFileSync(p, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l));
-const sets = Object.fromEntries(names.map((n) => [n, loadJsonl(join(dir, `${n}.jsonl`))]));
+const sets = loadHeldoutSets(CORPUS_DIR);
 const fmt = (v) => (v === null || v === undefined || Number.isNaN(v) ? '-' : round(v));
 
 const scorers = {
@@ -43,11 +39,6 @@ const scorers = {
     baton.detectInjection(r.text, { actionType: r.action === 'TOOL_OUTPUT' ? 'tool_output' : 'agent_input' }).score,
   'embedding head (word vectors)': (r) => emb.embeddingInjectionScore(r.text, vectors, head, windowChars),
 };
-function recallAtFpr(pos, neg, f) {
-  const s = [...neg].sort((a, b) => b - a);
-  const t = s[Math.floor(f * s.length)] ?? -Infinity;
-  return pos.filter((p) => p > t).length / pos.length;
-}
 const result = {
   note: 'reserved held-out sets: never trained, tuned or thresholded on',
   vectors: vectorsPath,
@@ -107,27 +98,7 @@ if (thr) {
     cal.push(row);
   }
   // What a deployment runs: the engine (default policy) and, when it does not BLOCK, the tier.
-  const engine = baton.createGuardrailEngine();
-  const request = (r, i) => {
-    const base = {
-      action_id: '00000000-0000-4000-8000-000000000001',
-      source_agent_id: 'io.bench.a',
-      thread_id: `t-emb-${i}`,
-      trace: { trace_id: '0af7651916cd43dd8448eb211c80319c', span_id: 'b7ad6b7169203331' },
-    };
-    return r.action === 'TOOL_OUTPUT'
-      ? { ...base, action_type: 'TOOL_OUTPUT', payload: { tool_call_id: 'c1', name: 'read_document', output: r.text } }
-      : { ...base, action_type: 'AGENT_INPUT', payload: r.text };
-  };
-  const engineBlocks = Object.fromEntries(
-    names.map((set) => [
-      set,
-      sets[set].map((r, i) => {
-        const res = engine.validateSync(request(r, i));
-        return res.decision === 'BLOCK' && res.reason_code === 'PROMPT_INJECTION';
-      }),
-    ]),
-  );
+  const engineBlocks = engineInjectionBlocks(baton, sets);
   for (const k of [null, 'fpr1', 'fpr2']) {
     const row = {
       'deployed decision': k ? `engine OR embedding tier (${k === 'fpr1' ? '1%' : '2%'} cal thr)` : 'engine alone (default policy)',

@@ -87,13 +87,17 @@ export async function suspendAgentRun(input: {
     agentId: run.agent.manifest.id,
   }));
   await call.writes.flush();
-  const saved = await store.saveSuspendedRun({
-    runId: run.runId,
-    threadId: call.threadId,
-    state: input.seal.seal(run.runId, input.state),
-    approvals,
-    expiresAt: input.expiresAt,
-  });
+  // Fenced like the batches: a worker that lost the thread's lock since the flush saves nothing.
+  const saved = await store.saveSuspendedRun(
+    {
+      runId: run.runId,
+      threadId: call.threadId,
+      state: input.seal.seal(run.runId, input.state),
+      approvals,
+      expiresAt: input.expiresAt,
+    },
+    call.writes.lock ? { lock: call.writes.lock } : undefined,
+  );
   await call.writes.appendAudit({
     threadId: call.threadId,
     runId: run.runId,

@@ -92,9 +92,14 @@ export function createSqliteThreadStore(options: SqliteThreadStoreOptions): Thre
   const db = openDatabase(options.file, options.busyTimeoutMs ?? SQLITE_DEFAULTS.busyTimeoutMs, synchronous);
   const facade = createThreadStoreFacade(sqliteBackend(db, clock), options);
   const runOnThread = db.prepare<[string], { thread_id: string }>('SELECT thread_id FROM runs WHERE id = ?');
-  const store = withStoreExtension(facade, ({ assertOpen }) =>
+  const lockOf = db.prepare<[string], Pick<LockRow, 'token' | 'expires_at'>>(
+    'SELECT token, expires_at FROM thread_locks WHERE thread_id = ?',
+  );
+  const store = withStoreExtension(facade, ({ assertOpen, fence }) =>
     sqliteSuspendedRuns({
       db,
+      fence,
+      holdsLock: (threadId, token) => holdsLock(lockOf.get(threadId), token, clock().getTime()),
       op: (what, fn) => {
         assertOpen(what);
         try {
@@ -117,6 +122,11 @@ export function createSqliteThreadStore(options: SqliteThreadStoreOptions): Thre
     sqliteBackend.recover(db, clock);
   }
   return store;
+}
+
+/** The fencing check: the lock row of the thread still carries this holder's token. */
+function holdsLock(row: Pick<LockRow, 'token' | 'expires_at'> | undefined, token: string, _nowMs: number): boolean {
+  return row?.token === token;
 }
 
 /** The SQLite backend: prepared statements, one IMMEDIATE transaction per change. */
@@ -197,7 +207,7 @@ function sqliteBackend(db: Database.Database, clock: () => Date): StoreBackend {
       case 'assertLock':
         // Fencing, inside the writes' transaction: the lock row still carries this holder's token
         // (a take-over after the lease ran out, or recovery, replaced or removed it).
-        if (stmt.getLock.get(w.threadId)?.token !== w.token) throw new LockLostError(w.threadId);
+        if (!holdsLock(stmt.getLock.get(w.threadId), w.token, nowMs())) throw new LockLostError(w.threadId);
         return undefined;
       case 'createRun': {
         const { run } = w;

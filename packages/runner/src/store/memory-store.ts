@@ -70,8 +70,15 @@ function memoryBackend(
     return run;
   };
 
-  /** The fencing check: the thread's lock still carries this holder's token (a take-over replaced it). */
-  const holdsLock = (threadId: string, token: string): boolean => locks.get(threadId)?.token === token;
+  /**
+   * The fencing check: the thread's lock still carries this holder's token (a take-over replaced
+   * it) and its lease has not run out (an expired lease is lost even when nobody took it yet, as
+   * in Redis, where the key is gone).
+   */
+  const holdsLock = (threadId: string, token: string): boolean => {
+    const current = locks.get(threadId);
+    return current?.token === token && current.expiresAt > nowMs();
+  };
   const takeLock = (lock: NewLock): void =>
     void locks.set(lock.threadId, { owner: lock.owner, token: lock.token, expiresAt: nowMs() + lock.leaseMs });
 
@@ -235,9 +242,9 @@ function memoryBackend(
       return { acquired: true };
     },
     renewLock(threadId, token, leaseMs) {
-      const current = locks.get(threadId);
-      if (current?.token !== token) return false;
-      current.expiresAt = nowMs() + leaseMs;
+      // A lease that ran out cannot be renewed: the lock is lost (see holdsLock).
+      if (!holdsLock(threadId, token)) return false;
+      locks.get(threadId)!.expiresAt = nowMs() + leaseMs;
       return true;
     },
     releaseLock(threadId, token) {

@@ -825,6 +825,44 @@ export function describeThreadStoreContract(name: string, factory: StoreFactory,
         expect((await store.getThread(thread.id))!.state).toEqual({ v: 2, w: 1 });
       });
 
+      it('treats a lease that ran out as lost even when nobody took the lock: fenced writes are refused, renew fails', async () => {
+        const thread = await store.createThread({ state: { v: 0 } });
+        const run = await store.createRun(thread.id, { agentId: 'io.baton.a', agentVersion: '1', status: 'requires_action' });
+        const expired = await store.acquireThreadLock(thread.id, { owner: 'expired', leaseMs: LEASE_MS, autoRenew: false });
+        const since = Date.now();
+        await outliveLease(since, LEASE_MS);
+        const lost = { code: 'STORE_LOCK_LOST', kind: 'upstream' };
+        const writes: StoreWrite[] = [
+          { op: 'mergeState', threadId: thread.id, patch: { v: 'late' } },
+          { op: 'appendAudit', record: { threadId: thread.id, runId: null, kind: 'late.write', data: {} } },
+        ];
+        const before = await store.getThread(thread.id);
+        if (store.writeBatch) await expect(store.writeBatch(writes, { lock: expired })).rejects.toMatchObject(lost);
+        await expect(store.mergeState(thread.id, { v: 'late' }, { lock: expired })).rejects.toMatchObject(lost);
+        if (store.saveSuspendedRun)
+          await expect(
+            store.saveSuspendedRun(
+              {
+                runId: run.id,
+                threadId: thread.id,
+                state: 'late',
+                approvals: [{ id: 'appr_1', callId: 'call_1', toolName: 'refund', arguments: '{}', agentId: 'io.baton.a' }],
+                expiresAt: new Date(clock.now().getTime() + 60_000).toISOString(),
+              },
+              { lock: expired },
+            ),
+          ).rejects.toMatchObject(lost);
+        if (expired.renew) expect(await expired.renew()).toBe(false);
+        if (store.commitAndRelease) await expect(store.commitAndRelease({ lock: expired, writes })).rejects.toMatchObject(lost);
+        else await expired.release();
+        expect(await store.getThread(thread.id)).toEqual(before);
+        expect(await store.listAudit(thread.id)).toEqual([]);
+        if (store.listSuspendedRuns) expect(await store.listSuspendedRuns(thread.id)).toEqual([]);
+        // Nobody holds the thread: the next owner gets it at once.
+        const next = await store.acquireThreadLock(thread.id, { owner: 'next', waitMs: 0 });
+        await next.release();
+      });
+
       it('keeps a live holder’s lease renewed in the background', async () => {
         const thread = await store.createThread();
         const lock = await store.acquireThreadLock(thread.id, { owner: 'live', leaseMs: LEASE_MS });

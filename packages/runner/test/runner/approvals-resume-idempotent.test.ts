@@ -20,6 +20,11 @@ describe('Runner approvals: a second resume of the same decisions', () => {
     let entered!: () => void;
     const hung = new Promise<void>((resolve) => (release = resolve));
     const inTool = new Promise<void>((resolve) => (entered = resolve));
+    const models = createScriptedProvider({
+      scripts: {
+        clerk: (_req, i) => (i === 0 ? { toolCalls: [{ name: 'lookup_order', arguments: { order_id: '42' } }] } : { message: 'done' }),
+      },
+    });
     const runner = new Runner({
       registry: registry(
         [manifest(AGENT, { tools: [lookupTool()] })],
@@ -38,11 +43,7 @@ describe('Runner approvals: a second resume of the same decisions', () => {
       },
       guardrails: scriptedGuardrail().validator,
       store,
-      modelProvider: createScriptedProvider({
-        scripts: {
-          clerk: (_req, i) => (i === 0 ? { toolCalls: [{ name: 'lookup_order', arguments: { order_id: '42' } }] } : { message: 'done' }),
-        },
-      }).provider,
+      modelProvider: models.provider,
       clock: clock.now,
       limits: { lockLeaseMs: LEASE_MS, runTimeoutMs: 600_000 },
     });
@@ -70,6 +71,13 @@ describe('Runner approvals: a second resume of the same decisions', () => {
     // The approved call still ran in both resumes (at-least-once), and the run finished once.
     expect(calls).toEqual(['lookup_order', 'lookup_order']);
     expect((await store.getRun(paused.run_id))?.status).toBe('completed');
+
+    // Both attempts committed the call's function_call item; a later run on the thread replays it once.
+    const next = await runner.run({ agentId: AGENT, input: 'thanks', threadId: paused.thread_id });
+    expect(next.status).toBe('completed');
+    const input = models.requests.clerk!.at(-1)!.input as Array<{ type?: string; callId?: string }>;
+    const replayed = input.filter((item) => item.type === 'function_call' || item.type === 'function_call_result');
+    expect(replayed.map((item) => item.type)).toEqual(['function_call', 'function_call_result']);
     await store.close();
   });
 });

@@ -141,6 +141,7 @@ export {
   type CommitAndReleaseOptions,
   type WriteBatchOptions,
   type MergeStateOptions,
+  type SaveSuspendedRunOptions,
 } from './store/index.js';
 
 // models (H5b): the offline scripted model, OpenAI / OpenAI-compatible resolution.

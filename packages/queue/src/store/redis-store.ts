@@ -56,9 +56,11 @@ export function createRedisThreadStore(options: RedisThreadStoreOptions): Thread
     ...(options.idGenerator ? { idGenerator: options.idGenerator } : {}),
   });
   const clock = options.clock ?? (() => new Date());
-  return withStoreExtension(facade, ({ assertOpen }) =>
+  return withStoreExtension(facade, ({ assertOpen, fence }) =>
     redisSuspendedRuns({
       redis,
+      fence,
+      lockValueOf: backend.lockValueOf,
       keys: keyLayout(resolved.prefix),
       prefix: resolved.prefix,
       now: () => clock().toISOString(),
@@ -75,7 +77,12 @@ export function createRedisThreadStore(options: RedisThreadStoreOptions): Thread
 }
 
 /** The Redis backend: Lua scripts over the key layout of keys.ts. */
-function redisBackend(redis: Redis, owned: boolean, target: string, resolved: ResolvedOptions): StoreBackend {
+function redisBackend(
+  redis: Redis,
+  owned: boolean,
+  target: string,
+  resolved: ResolvedOptions,
+): StoreBackend & { lockValueOf(token: string): string | undefined } {
   const keys = keyLayout(resolved.prefix);
   let lastConnectionError: Error | undefined;
   if (owned) {
@@ -228,6 +235,7 @@ function redisBackend(redis: Redis, owned: boolean, target: string, resolved: Re
   };
 
   return {
+    lockValueOf: (token) => values.get(token),
     async createThread(thread: NewThread, lock?: NewLock) {
       const value = lock ? lockValue(lock) : '';
       await evalChecked(

@@ -1,12 +1,21 @@
 // The Redis store's suspended runs (resumable approvals), kept apart from its other methods and
 // hooked in with `withStoreExtension`. Each write is one Lua script: saving checks the run exists on the
 // thread, taking reads and deletes in one step so exactly one of several callers gets the record.
-import { RunNotFoundError, checkId, checkSuspendedRunInput, type SuspendedRunMethods } from '@baton/runner/store-kit';
+import {
+  LockLostError,
+  RunNotFoundError,
+  checkId,
+  checkSuspendedRunInput,
+  type LockFence,
+  type SuspendedRunMethods,
+} from '@baton/runner/store-kit';
 import type { SuspendedRun } from '@baton/runner';
 import type { Redis } from 'ioredis';
 import type { KeyLayout } from './keys.js';
 
+// KEYS[4] / ARGV[4]: with fencing, the thread's lock key and the value the holder set (else '').
 const SAVE = `
+if ARGV[4] ~= '' and redis.call('GET', KEYS[4]) ~= ARGV[4] then return -1 end
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
 redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
@@ -30,26 +39,36 @@ export function redisSuspendedRuns(ctx: {
   prefix: string;
   op<T>(what: string, fn: () => Promise<T>): Promise<T>;
   now(): string;
+  /** The `{ lock }` option as the lock to check (see `StoreExtensionContext.fence`). */
+  fence(lock: unknown, what: string): LockFence | undefined;
+  /** The lock key's value this process set for a held lock's token. */
+  lockValueOf(token: string): string | undefined;
 }): SuspendedRunMethods {
   const { redis, keys, op } = ctx;
   const suspendedKey = keys.suspended;
   const indexKey = keys.suspendedRuns;
   const parse = (text: string): SuspendedRun => JSON.parse(text) as SuspendedRun;
   return {
-    async saveSuspendedRun(input) {
+    async saveSuspendedRun(input, options) {
       const checked = checkSuspendedRunInput(input);
+      const fence = ctx.fence(options?.lock, 'saveSuspendedRun');
       return op('saveSuspendedRun', async () => {
         const record: SuspendedRun = { ...checked, createdAt: ctx.now() };
+        // A held lock always has a value; '' would skip the check, so a missing one is a value no key holds.
+        const lockValue = fence ? (ctx.lockValueOf(fence.token) ?? '["",""]') : '';
         const ok = await redis.call('eval', [
           SAVE,
-          3,
+          4,
           keys.run(checked.threadId, checked.runId),
           suspendedKey(checked.threadId),
           indexKey,
+          keys.lock(fence?.threadId ?? checked.threadId),
           checked.runId,
           checked.threadId,
           JSON.stringify(record),
+          lockValue,
         ]);
+        if (Number(ok) === -1) throw new LockLostError(fence!.threadId);
         if (Number(ok) !== 1) throw new RunNotFoundError(checked.runId, `on thread ${JSON.stringify(checked.threadId)}`);
         return record;
       });

@@ -87,13 +87,17 @@ export async function suspendAgentRun(input: {
     agentId: run.agent.manifest.id,
   }));
   await call.writes.flush();
-  const saved = await store.saveSuspendedRun({
-    runId: run.runId,
-    threadId: call.threadId,
-    state: input.seal.seal(run.runId, input.state),
-    approvals,
-    expiresAt: input.expiresAt,
-  });
+  // Fenced like the batches: a worker that lost the thread's lock since the flush saves nothing.
+  const saved = await store.saveSuspendedRun(
+    {
+      runId: run.runId,
+      threadId: call.threadId,
+      state: input.seal.seal(run.runId, input.state),
+      approvals,
+      expiresAt: input.expiresAt,
+    },
+    call.writes.lock ? { lock: call.writes.lock } : undefined,
+  );
   await call.writes.appendAudit({
     threadId: call.threadId,
     runId: run.runId,
@@ -120,7 +124,9 @@ export async function suspendAgentRun(input: {
  * Applies decisions to a restored run state: every interruption in it must be a pending approval
  * of the suspended record (same call id and tool) and every pending approval must be in it, or
  * the state is refused (`APPROVAL_STATE_INVALID`). Records each decision as a thread item and an
- * audit record (the reason stays out of the audit record).
+ * audit record (the reason stays out of the audit record), and announces it, except those in
+ * `recorded`: an earlier resume of the same record committed them already (its decisions are
+ * the same, see ApprovalGate.claim), so a second resume applies them without repeating them.
  */
 export async function applyDecisions(input: {
   call: CallState;
@@ -129,6 +135,8 @@ export async function applyDecisions(input: {
   suspended: SuspendedRun;
   decisions: readonly ApprovalDecision[];
   decidedBy: string | undefined;
+  /** Approval ids whose decisions are already on the thread (an earlier, unfinished resume). */
+  recorded?: ReadonlySet<string>;
 }): Promise<void> {
   const { call, run, state, suspended } = input;
   const interruptions = state.getInterruptions();
@@ -151,6 +159,7 @@ export async function applyDecisions(input: {
       state.approve(item);
       (run.approvedCalls ??= new Map()).set(pending.callId, pending.id);
     } else state.reject(item, { message: decision.reason ?? DEFAULT_REJECTION });
+    if (input.recorded?.has(pending.id)) continue;
     await call.writes.appendItems(call.threadId, run.runId, [
       {
         type: 'approval',

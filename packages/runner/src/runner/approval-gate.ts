@@ -22,6 +22,11 @@ export interface ResumePlan {
   decidedBy: string | undefined;
   /** Set under the thread lock once the record is claimed (it stays in the store until the run's final commit). */
   suspended?: SuspendedRun;
+  /**
+   * Set with `suspended`: the approval ids whose decisions an earlier, unfinished resume already
+   * committed to the thread. They are applied again but not recorded or announced again.
+   */
+  recorded?: ReadonlySet<string>;
 }
 
 const expiredError = (expiresAt: string) => ({
@@ -126,6 +131,8 @@ export class ApprovalGate {
       throw new ApprovalConflictError(
         `run ${JSON.stringify(plan.runId)} was already decided (${changed.id} ${earlier.get(changed.id) ? 'approved' : 'rejected'}) by a request whose resume did not finish; submit the same decisions to resume it again`,
       );
+    // Resuming again (a redelivered job, a resumer that lost its lease) must not record them twice.
+    plan.recorded = new Set(earlier.keys());
     return suspended;
   }
 

@@ -147,11 +147,12 @@ async function runSteps(ctx: RunnerContext, options: ChainOptions, progress: Cha
   for (;;) {
     chain.push(agent.manifest.id);
     // A new run is committed with its first writes (the next flush), not in a transaction of its
-    // own; a resumed run already exists and goes back to in_progress.
+    // own; a resumed run already exists and goes back to in_progress at once, in a fenced batch
+    // (a worker that lost the thread's lock must not mark the new holder's run as its own).
     let record: { id: string };
     try {
       record = resuming
-        ? await ctx.store.updateRun(resuming.suspended.runId, { status: 'in_progress', error: null })
+        ? await resumeRun(writes, resuming.suspended.runId)
         : {
             id: await writes.createRun(threadId, {
               agentId: agent.manifest.id,
@@ -361,4 +362,11 @@ async function handoffLineage(store: RunnerContext['store'], runId: string, maxH
     if (run) agents.unshift(run.agentId);
   }
   return agents;
+}
+
+/** Puts a resumed run back to `in_progress`, committed now (fenced by the call's lock when the store batches). */
+async function resumeRun(writes: WriteBuffer, runId: string): Promise<{ id: string }> {
+  await writes.updateRun(runId, { status: 'in_progress', error: null });
+  await writes.flush();
+  return { id: runId };
 }

@@ -154,11 +154,11 @@ export async function runHandoff(ctx: RunnerContext, step: HandoffStep): Promise
   } else {
     // The gate may read the store: everything so far is committed first.
     await call.writes.flush();
-    const threadState = await ctx.store.mergeState(
-      call.threadId,
-      payload.state,
-      mergeKey !== undefined ? { idempotencyKey: mergeKey } : undefined,
-    );
+    // Fenced like the batches: a worker that lost the thread's lock since the flush writes nothing.
+    const threadState = await ctx.store.mergeState(call.threadId, payload.state, {
+      ...(mergeKey !== undefined ? { idempotencyKey: mergeKey } : {}),
+      ...(call.writes.lock ? { lock: call.writes.lock } : {}),
+    });
     // What crosses is the gate's, so the gate checks it through the runner's checker (once,
     // recorded here); a gate that does not is checked by the runner on what it returns.
     let crossingChecked = false;

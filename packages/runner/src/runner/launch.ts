@@ -83,6 +83,7 @@ function approvalHooks(
         suspended: resume.suspended,
         decisions: resume.plan.decisions,
         decidedBy: resume.plan.decidedBy,
+        ...(resume.plan.recorded ? { recorded: resume.plan.recorded } : {}),
       }),
   };
   return hooks;

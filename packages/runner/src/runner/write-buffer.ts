@@ -33,7 +33,7 @@ export class WriteBuffer {
    */
   constructor(
     private readonly store: ThreadStore,
-    private readonly lock?: ThreadLock,
+    readonly lock?: ThreadLock,
   ) {
     this.batch = typeof store.writeBatch === 'function' ? store.writeBatch.bind(store) : undefined;
   }

@@ -31,6 +31,7 @@ export type {
   CommitAndReleaseOptions,
   WriteBatchOptions,
   MergeStateOptions,
+  SaveSuspendedRunOptions,
   PendingApproval,
   SuspendedRun,
   SaveSuspendedRunInput,

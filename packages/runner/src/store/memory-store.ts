@@ -36,9 +36,11 @@ export function createMemoryThreadStore(options: MemoryThreadStoreOptions = {}):
   // Shared by the backend (batched deletes, recovery) and the suspended-run methods.
   const suspended = new Map<string, SuspendedRun>();
   const backend = memoryBackend(() => clock().getTime(), suspended);
-  return withStoreExtension(createThreadStoreFacade(backend, options), ({ assertOpen }) =>
+  return withStoreExtension(createThreadStoreFacade(backend, options), ({ assertOpen, fence }) =>
     memorySuspendedRuns({
       open: assertOpen,
+      fence,
+      holdsLock: backend.holdsLock,
       now: () => clock().toISOString(),
       requireRunOnThread: backend.requireRunOnThread,
       byRun: suspended,
@@ -50,7 +52,7 @@ export function createMemoryThreadStore(options: MemoryThreadStoreOptions = {}):
 function memoryBackend(
   nowMs: () => number,
   suspended: Map<string, SuspendedRun>,
-): StoreBackend & { requireRunOnThread(runId: string, threadId: string): RunRecord } {
+): StoreBackend & { requireRunOnThread(runId: string, threadId: string): RunRecord; holdsLock(threadId: string, token: string): boolean } {
   const threads = new Map<string, ThreadEntry>();
   const runs = new Map<string, RunRecord>();
   const locks = new Map<string, { owner: string; token: string; expiresAt: number }>();
@@ -68,6 +70,15 @@ function memoryBackend(
     return run;
   };
 
+  /**
+   * The fencing check: the thread's lock still carries this holder's token (a take-over replaced
+   * it) and its lease has not run out (an expired lease is lost even when nobody took it yet, as
+   * in Redis, where the key is gone).
+   */
+  const holdsLock = (threadId: string, token: string): boolean => {
+    const current = locks.get(threadId);
+    return current?.token === token && current.expiresAt > nowMs();
+  };
   const takeLock = (lock: NewLock): void =>
     void locks.set(lock.threadId, { owner: lock.owner, token: lock.token, expiresAt: nowMs() + lock.leaseMs });
 
@@ -80,7 +91,7 @@ function memoryBackend(
     switch (w.op) {
       case 'assertLock':
         // Fencing: the lock row still carries this holder's token (a take-over replaced it).
-        if (locks.get(w.threadId)?.token !== w.token) throw new LockLostError(w.threadId);
+        if (!holdsLock(w.threadId, w.token)) throw new LockLostError(w.threadId);
         return undefined;
       case 'createRun': {
         const { run } = w;
@@ -188,6 +199,7 @@ function memoryBackend(
 
   return {
     requireRunOnThread,
+    holdsLock,
     createThread(thread: NewThread, lock?: NewLock) {
       if (threads.has(thread.id)) throw new StoreError('STORE_THREAD_EXISTS', `thread ${JSON.stringify(thread.id)} already exists`);
       const record: ThreadRecord = {
@@ -230,9 +242,9 @@ function memoryBackend(
       return { acquired: true };
     },
     renewLock(threadId, token, leaseMs) {
-      const current = locks.get(threadId);
-      if (current?.token !== token) return false;
-      current.expiresAt = nowMs() + leaseMs;
+      // A lease that ran out cannot be renewed: the lock is lost (see holdsLock).
+      if (!holdsLock(threadId, token)) return false;
+      locks.get(threadId)!.expiresAt = nowMs() + leaseMs;
       return true;
     },
     releaseLock(threadId, token) {

@@ -92,9 +92,14 @@ export function createSqliteThreadStore(options: SqliteThreadStoreOptions): Thre
   const db = openDatabase(options.file, options.busyTimeoutMs ?? SQLITE_DEFAULTS.busyTimeoutMs, synchronous);
   const facade = createThreadStoreFacade(sqliteBackend(db, clock), options);
   const runOnThread = db.prepare<[string], { thread_id: string }>('SELECT thread_id FROM runs WHERE id = ?');
-  const store = withStoreExtension(facade, ({ assertOpen }) =>
+  const lockOf = db.prepare<[string], Pick<LockRow, 'token' | 'expires_at'>>(
+    'SELECT token, expires_at FROM thread_locks WHERE thread_id = ?',
+  );
+  const store = withStoreExtension(facade, ({ assertOpen, fence }) =>
     sqliteSuspendedRuns({
       db,
+      fence,
+      holdsLock: (threadId, token) => holdsLock(lockOf.get(threadId), token, clock().getTime()),
       op: (what, fn) => {
         assertOpen(what);
         try {
@@ -117,6 +122,15 @@ export function createSqliteThreadStore(options: SqliteThreadStoreOptions): Thre
     sqliteBackend.recover(db, clock);
   }
   return store;
+}
+
+/**
+ * The fencing check: the thread's lock row still carries this holder's token (a take-over or
+ * recovery replaced or removed it) and its lease has not run out (an expired lease is lost even
+ * when nobody took it yet, as in Redis, where the key is gone).
+ */
+function holdsLock(row: Pick<LockRow, 'token' | 'expires_at'> | undefined, token: string, nowMs: number): boolean {
+  return row?.token === token && row.expires_at > nowMs;
 }
 
 /** The SQLite backend: prepared statements, one IMMEDIATE transaction per change. */
@@ -154,7 +168,8 @@ function sqliteBackend(db: Database.Database, clock: () => Date): StoreBackend {
        ON CONFLICT(thread_id) DO UPDATE SET owner = excluded.owner, token = excluded.token,
          acquired_at = excluded.acquired_at, expires_at = excluded.expires_at, holder = excluded.holder`,
     ),
-    renewLock: db.prepare('UPDATE thread_locks SET expires_at = ? WHERE thread_id = ? AND token = ?'),
+    // A lease that ran out cannot be renewed: the lock is lost (see holdsLock).
+    renewLock: db.prepare('UPDATE thread_locks SET expires_at = ? WHERE thread_id = ? AND token = ? AND expires_at > ?'),
     deleteLock: db.prepare('DELETE FROM thread_locks WHERE thread_id = ? AND token = ?'),
     deleteSuspended: db.prepare('DELETE FROM suspended_runs WHERE run_id = ? AND thread_id = ?'),
   };
@@ -197,7 +212,7 @@ function sqliteBackend(db: Database.Database, clock: () => Date): StoreBackend {
       case 'assertLock':
         // Fencing, inside the writes' transaction: the lock row still carries this holder's token
         // (a take-over after the lease ran out, or recovery, replaced or removed it).
-        if (stmt.getLock.get(w.threadId)?.token !== w.token) throw new LockLostError(w.threadId);
+        if (!holdsLock(stmt.getLock.get(w.threadId), w.token, nowMs())) throw new LockLostError(w.threadId);
         return undefined;
       case 'createRun': {
         const { run } = w;
@@ -316,7 +331,10 @@ function sqliteBackend(db: Database.Database, clock: () => Date): StoreBackend {
     write: (writes, { at, results }) => writeTx.immediate(writes, at, results),
     commitAndRelease: (writes, { at, threadId, token }) => commitAndReleaseTx.immediate(writes, at, threadId, token),
     tryLock: (lock) => tryLockTx.immediate(lock),
-    renewLock: (threadId, token, leaseMs) => stmt.renewLock.run(nowMs() + leaseMs, threadId, token).changes === 1,
+    renewLock: (threadId, token, leaseMs) => {
+      const at = nowMs();
+      return stmt.renewLock.run(at + leaseMs, threadId, token, at).changes === 1;
+    },
     releaseLock: (threadId, token) => void stmt.deleteLock.run(threadId, token),
     recoverAbandonedRuns: () => sqliteBackend.recover(db, clock),
     mapError: toStoreError,

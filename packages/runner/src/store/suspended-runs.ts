@@ -2,7 +2,8 @@
 // every backend, and the memory and SQLite implementations. Kept apart from the stores' other
 // methods; each store hooks these in with one spread.
 import type Database from 'better-sqlite3';
-import { InvalidStoreInputError } from './errors.js';
+import { InvalidStoreInputError, LockLostError } from './errors.js';
+import type { LockFence } from './kit/extend.js';
 import { checkId, isPlainObject } from './rules.js';
 import type { PendingApproval, SaveSuspendedRunInput, SuspendedRun, ThreadStore } from './types.js';
 
@@ -79,12 +80,19 @@ export function memorySuspendedRuns(ctx: {
   requireRunOnThread(runId: string, threadId: string): unknown;
   /** Where the records live; the store's backend shares it to delete a record in a batch. */
   byRun?: Map<string, SuspendedRun>;
+  /** The `{ lock }` option as the lock to check (see `StoreExtensionContext.fence`). */
+  fence(lock: unknown, what: string): LockFence | undefined;
+  /** Whether `token` still holds the lock on `threadId` (the backend's own fencing check). */
+  holdsLock(threadId: string, token: string): boolean;
 }): SuspendedRunMethods {
   const byRun = ctx.byRun ?? new Map<string, SuspendedRun>();
   return {
-    async saveSuspendedRun(input) {
+    async saveSuspendedRun(input, options) {
       ctx.open('saveSuspendedRun');
       const checked = checkSuspendedRunInput(input);
+      const fence = ctx.fence(options?.lock, 'saveSuspendedRun');
+      // Checked with the write, nothing awaited in between: a lost lock saves nothing.
+      if (fence && !ctx.holdsLock(fence.threadId, fence.token)) throw new LockLostError(fence.threadId);
       ctx.requireRunOnThread(checked.runId, checked.threadId);
       const record: SuspendedRun = { ...checked, createdAt: ctx.now() };
       // Re-inserted so a thread's list stays in save order.
@@ -130,6 +138,10 @@ export function sqliteSuspendedRuns(ctx: {
   op<T>(what: string, fn: () => T): T;
   now(): string;
   requireRunOnThread(runId: string, threadId: string): unknown;
+  /** The `{ lock }` option as the lock to check (see `StoreExtensionContext.fence`). */
+  fence(lock: unknown, what: string): LockFence | undefined;
+  /** Whether `token` still holds the lock on `threadId`; called inside the save's transaction. */
+  holdsLock(threadId: string, token: string): boolean;
 }): SuspendedRunMethods {
   const { db, op } = ctx;
   const stmt = {
@@ -149,7 +161,9 @@ export function sqliteSuspendedRuns(ctx: {
     createdAt: row.created_at,
     expiresAt: row.expires_at,
   });
-  const save = db.transaction((input: SaveSuspendedRunInput): SuspendedRun => {
+  const save = db.transaction((input: SaveSuspendedRunInput, fence: LockFence | undefined): SuspendedRun => {
+    // Fencing, in the same transaction as the write.
+    if (fence && !ctx.holdsLock(fence.threadId, fence.token)) throw new LockLostError(fence.threadId);
     ctx.requireRunOnThread(input.runId, input.threadId);
     const at = ctx.now();
     stmt.upsert.run(input.runId, input.threadId, input.state, JSON.stringify(input.approvals), at, input.expiresAt);
@@ -162,9 +176,9 @@ export function sqliteSuspendedRuns(ctx: {
     return fromRow(row);
   });
   return {
-    async saveSuspendedRun(input) {
+    async saveSuspendedRun(input, options) {
       const checked = checkSuspendedRunInput(input);
-      return op('saveSuspendedRun', () => save.immediate(checked));
+      return op('saveSuspendedRun', () => save.immediate(checked, ctx.fence(options?.lock, 'saveSuspendedRun')));
     },
     async getSuspendedRun(runId) {
       checkId(runId, 'run id');

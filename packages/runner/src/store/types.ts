@@ -106,6 +106,18 @@ export interface MergeStateOptions {
    * that names the write (e.g. `<runId>:<step>`), not from the time.
    */
   idempotencyKey?: string;
+  /**
+   * Fencing, as {@link WriteBatchOptions.lock}: the write applies only if this lock (one this
+   * store handed out, still held) still holds its thread, checked in the same atomic change;
+   * otherwise `StoreError('STORE_LOCK_LOST')` and nothing is written.
+   */
+  lock?: ThreadLock;
+}
+
+/** Options of {@link ThreadStore.saveSuspendedRun}. */
+export interface SaveSuspendedRunOptions {
+  /** Fencing, as {@link WriteBatchOptions.lock}: a lost lock is `STORE_LOCK_LOST` and nothing is saved. */
+  lock?: ThreadLock;
 }
 
 /** Options of {@link ThreadStore.writeBatch}. */
@@ -230,7 +242,7 @@ export interface ThreadStore {
    * record of the same run. The run must exist on `threadId`. State is at most
    * `MAX_SUSPENDED_STATE_CHARS` characters, approvals 1 to `MAX_PENDING_APPROVALS`.
    */
-  saveSuspendedRun?(input: SaveSuspendedRunInput): Promise<SuspendedRun>;
+  saveSuspendedRun?(input: SaveSuspendedRunInput, options?: SaveSuspendedRunOptions): Promise<SuspendedRun>;
   /** Optional: the suspended run of `runId`, or undefined when none is waiting. */
   getSuspendedRun?(runId: string): Promise<SuspendedRun | undefined>;
   /** Optional: every suspended run of a thread, oldest first (empty for an unknown thread). */

@@ -781,6 +781,88 @@ export function describeThreadStoreContract(name: string, factory: StoreFactory,
           ).rejects.toBeInstanceOf(InvalidStoreInputError);
       });
 
+      it('fences single state writes and suspended-run saves made with a lock that was lost', async () => {
+        const thread = await store.createThread({ state: { v: 0 } });
+        const run = await store.createRun(thread.id, { agentId: 'io.baton.a', agentVersion: '1', status: 'requires_action' });
+        const stale = await store.acquireThreadLock(thread.id, { owner: 'stale', leaseMs: LEASE_MS, autoRenew: false });
+        const since = Date.now();
+        const expiresAt = new Date(clock.now().getTime() + 60_000).toISOString();
+        const suspended = (state: string) => ({
+          runId: run.id,
+          threadId: thread.id,
+          state,
+          approvals: [{ id: 'appr_1', callId: 'call_1', toolName: 'refund', arguments: '{}', agentId: 'io.baton.a' }],
+          expiresAt,
+        });
+        // Under the lock it holds, fenced writes apply (and return what the unfenced ones return).
+        expect(await store.mergeState(thread.id, { v: 1 }, { lock: stale })).toEqual({ v: 1 });
+        if (store.replaceState)
+          expect(await store.replaceState(thread.id, { v: 2 }, { lock: stale, idempotencyKey: 'k1' })).toEqual({ v: 2 });
+        if (store.saveSuspendedRun) await store.saveSuspendedRun(suspended('held'), { lock: stale });
+        await outliveLease(since, LEASE_MS);
+        const taken = await store.acquireThreadLock(thread.id, { owner: 'new', waitMs: 0, leaseMs: 60_000 });
+        const before = await store.getThread(thread.id);
+        const lost = { code: 'STORE_LOCK_LOST', kind: 'upstream' };
+        await expect(store.mergeState(thread.id, { v: 'stale' }, { lock: stale })).rejects.toMatchObject(lost);
+        await expect(store.mergeState(thread.id, { v: 'stale' }, { lock: stale, idempotencyKey: 'k2' })).rejects.toMatchObject(lost);
+        if (store.replaceState) await expect(store.replaceState(thread.id, { v: 'stale' }, { lock: stale })).rejects.toMatchObject(lost);
+        if (store.saveSuspendedRun) await expect(store.saveSuspendedRun(suspended('stale'), { lock: stale })).rejects.toMatchObject(lost);
+        // Nothing changed: state, updatedAt, the idempotency key (still free) and the suspended record.
+        expect(await store.getThread(thread.id)).toEqual(before);
+        if (store.getSuspendedRun) expect((await store.getSuspendedRun(run.id))?.state).toBe('held');
+        // The new holder's fenced writes apply; the stale key was not recorded.
+        expect(await store.mergeState(thread.id, { w: 1 }, { lock: taken, idempotencyKey: 'k2' })).toMatchObject({ w: 1 });
+        if (store.saveSuspendedRun) await store.saveSuspendedRun(suspended('new'), { lock: taken });
+        if (store.getSuspendedRun) expect((await store.getSuspendedRun(run.id))?.state).toBe('new');
+        // A lock this store did not hand out, or released, is refused before anything is written.
+        const foreign = { threadId: thread.id, owner: 'x', release: async () => undefined };
+        await expect(store.mergeState(thread.id, { v: 'x' }, { lock: foreign })).rejects.toBeInstanceOf(InvalidStoreInputError);
+        if (store.saveSuspendedRun)
+          await expect(store.saveSuspendedRun(suspended('x'), { lock: foreign })).rejects.toBeInstanceOf(InvalidStoreInputError);
+        await stale.release();
+        await expect(store.mergeState(thread.id, { v: 'x' }, { lock: stale })).rejects.toBeInstanceOf(InvalidStoreInputError);
+        await taken.release();
+        expect((await store.getThread(thread.id))!.state).toEqual({ v: 2, w: 1 });
+      });
+
+      it('treats a lease that ran out as lost even when nobody took the lock: fenced writes are refused, renew fails', async () => {
+        const thread = await store.createThread({ state: { v: 0 } });
+        const run = await store.createRun(thread.id, { agentId: 'io.baton.a', agentVersion: '1', status: 'requires_action' });
+        const expired = await store.acquireThreadLock(thread.id, { owner: 'expired', leaseMs: LEASE_MS, autoRenew: false });
+        const since = Date.now();
+        await outliveLease(since, LEASE_MS);
+        const lost = { code: 'STORE_LOCK_LOST', kind: 'upstream' };
+        const writes: StoreWrite[] = [
+          { op: 'mergeState', threadId: thread.id, patch: { v: 'late' } },
+          { op: 'appendAudit', record: { threadId: thread.id, runId: null, kind: 'late.write', data: {} } },
+        ];
+        const before = await store.getThread(thread.id);
+        if (store.writeBatch) await expect(store.writeBatch(writes, { lock: expired })).rejects.toMatchObject(lost);
+        await expect(store.mergeState(thread.id, { v: 'late' }, { lock: expired })).rejects.toMatchObject(lost);
+        if (store.saveSuspendedRun)
+          await expect(
+            store.saveSuspendedRun(
+              {
+                runId: run.id,
+                threadId: thread.id,
+                state: 'late',
+                approvals: [{ id: 'appr_1', callId: 'call_1', toolName: 'refund', arguments: '{}', agentId: 'io.baton.a' }],
+                expiresAt: new Date(clock.now().getTime() + 60_000).toISOString(),
+              },
+              { lock: expired },
+            ),
+          ).rejects.toMatchObject(lost);
+        if (expired.renew) expect(await expired.renew()).toBe(false);
+        if (store.commitAndRelease) await expect(store.commitAndRelease({ lock: expired, writes })).rejects.toMatchObject(lost);
+        else await expired.release();
+        expect(await store.getThread(thread.id)).toEqual(before);
+        expect(await store.listAudit(thread.id)).toEqual([]);
+        if (store.listSuspendedRuns) expect(await store.listSuspendedRuns(thread.id)).toEqual([]);
+        // Nobody holds the thread: the next owner gets it at once.
+        const next = await store.acquireThreadLock(thread.id, { owner: 'next', waitMs: 0 });
+        await next.release();
+      });
+
       it('keeps a live holder’s lease renewed in the background', async () => {
         const thread = await store.createThread();
         const lock = await store.acquireThreadLock(thread.id, { owner: 'live', leaseMs: LEASE_MS });

@@ -1,10 +1,31 @@
-import { StoreError } from '../errors.js';
+import { InvalidStoreInputError, StoreError } from '../errors.js';
 import type { ThreadStore } from '../types.js';
+
+/** A held lock as a backend checks it: its thread and its token. */
+export interface LockFence {
+  threadId: string;
+  token: string;
+}
 
 /** What an extension's methods get from the store they extend. */
 export interface StoreExtensionContext {
   /** Throws `STORE_CLOSED` once the store was closed (the facade's own check, for the extension's methods). */
   assertOpen(what: string): void;
+  /**
+   * Fencing for an extension's own writes: `lock` (a `{ lock }` option) as the thread and token
+   * the extension must find still holding the thread's lock, in the same atomic change as its
+   * write (else `LockLostError`, nothing written). `undefined` for no lock; a lock this store did
+   * not hand out, or released, is an `InvalidStoreInputError` naming `what`.
+   */
+  fence(lock: unknown, what: string): LockFence | undefined;
+}
+
+/** The facade of each store registers how it resolves its held locks (see `fence`). */
+const fences = new WeakMap<ThreadStore, (lock: unknown, what: string) => LockFence | undefined>();
+
+/** Called by `createThreadStoreFacade`: lets extensions of `store` fence their writes. */
+export function registerLockFence(store: ThreadStore, resolve: (lock: unknown, what: string) => LockFence | undefined): void {
+  fences.set(store, resolve);
 }
 
 /**
@@ -21,6 +42,12 @@ export function withStoreExtension<M extends Partial<ThreadStore>>(
   const methods = make({
     assertOpen(what) {
       if (closed) throw new StoreError('STORE_CLOSED', `thread store is closed (${what})`);
+    },
+    fence(lock, what) {
+      if (lock === undefined) return undefined;
+      const resolve = fences.get(store);
+      if (!resolve) throw new InvalidStoreInputError(`${what}: this store cannot fence writes with a lock`);
+      return resolve(lock, what);
     },
   });
   return Object.assign(store, methods, {

@@ -20,6 +20,7 @@ import type {
   AuditRecord,
   CreateRunInput,
   JsonObject,
+  MergeStateOptions,
   RunRecord,
   StoreWrite,
   ThreadItem,
@@ -30,6 +31,7 @@ import type {
   WriteBatchOptions,
 } from '../types.js';
 import type { NewLock, NewRun, NewThread, PreparedWrite, StoreBackend } from './backend.js';
+import { registerLockFence } from './extend.js';
 
 /** Options of {@link createThreadStoreFacade}. */
 export interface ThreadStoreFacadeOptions {
@@ -91,6 +93,17 @@ export function createThreadStoreFacade(backend: StoreBackend, options: ThreadSt
   const write = async (writes: readonly PreparedWrite[], results: boolean) => backend.write(writes, { at: now(), results });
   /** The fencing write of a lock this store handed out (see `PreparedWrite` `assertLock`). */
   const fenceOf = (lock: NewLock): PreparedWrite => ({ op: 'assertLock', threadId: lock.threadId, token: lock.token });
+  /**
+   * A `lock` option as the lock this store handed out: undefined for none; anything else (another
+   * store's lock, a released one, not a lock) is refused before anything is written.
+   */
+  const heldLock = (held: unknown, what: string): NewLock | undefined => {
+    if (held === undefined) return undefined;
+    const state = held !== null && typeof held === 'object' ? lockState.get(held as ThreadLock) : undefined;
+    if (!state || !heldLocks.has(held as ThreadLock))
+      throw new InvalidStoreInputError(`${what}: lock must be a lock this store handed out and still holds`);
+    return state.lock;
+  };
 
   const prepareThread = (input: ThreadInput = {}): NewThread => {
     if (!isPlainObject(input)) throw new InvalidStoreInputError('createThread input must be an object');
@@ -192,7 +205,10 @@ export function createThreadStoreFacade(backend: StoreBackend, options: ThreadSt
     op(what, async () => {
       const replace = what === 'replaceState';
       const prepared = prepareState(threadId, value, replace, checkMergeOptions(stateOptions, `${what} options`));
-      const [state] = await write([prepared], true);
+      const lock = heldLock((stateOptions as MergeStateOptions | null | undefined)?.lock, what);
+      if (!lock) return (await write([prepared], true))[0] as JsonObject;
+      // Fenced: the lock check goes first, in the same atomic change as the write.
+      const [, state] = await write([fenceOf(lock), prepared], true);
       return state as JsonObject;
     });
 
@@ -307,14 +323,11 @@ export function createThreadStoreFacade(backend: StoreBackend, options: ThreadSt
         if (!Array.isArray(writes)) throw new InvalidStoreInputError('writeBatch: writes must be an array');
         if (batchOptions !== undefined && !isPlainObject(batchOptions))
           throw new InvalidStoreInputError('writeBatch options must be an object');
-        const held: unknown = (batchOptions as WriteBatchOptions | undefined)?.lock;
-        const state = held !== null && typeof held === 'object' ? lockState.get(held as ThreadLock) : undefined;
-        if (held !== undefined && (!state || !heldLocks.has(held as ThreadLock)))
-          throw new InvalidStoreInputError('writeBatch: lock must be a lock this store handed out and still holds');
+        const lock = heldLock((batchOptions as WriteBatchOptions | undefined)?.lock, 'writeBatch');
         // Everything is validated and encoded before the backend sees any of it.
         const prepared = writes.map(prepareBatchWrite);
         if (prepared.length === 0) return;
-        await write(state ? [fenceOf(state.lock), ...prepared] : prepared, false);
+        await write(lock ? [fenceOf(lock), ...prepared] : prepared, false);
       }),
 
     commitAndRelease: (commitOptions) =>
@@ -400,5 +413,9 @@ export function createThreadStoreFacade(backend: StoreBackend, options: ThreadSt
       await backend.close();
     },
   };
+  registerLockFence(store, (held, what) => {
+    const lock = heldLock(held, what);
+    return lock && { threadId: lock.threadId, token: lock.token };
+  });
   return store;
 }

@@ -43,4 +43,4 @@ export {
   MAX_APPROVAL_ARGUMENTS_CHARS,
   type SuspendedRunMethods,
 } from '../suspended-runs.js';
-export { withStoreExtension, type StoreExtensionContext } from './extend.js';
+export { withStoreExtension, type StoreExtensionContext, type LockFence } from './extend.js';

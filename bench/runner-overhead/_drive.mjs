@@ -4,6 +4,8 @@
 //   STAT=1     time every ThreadStore call (calls, ms per run, µs per call)
 //   MEM=1      memory store instead of SQLite      NOTRACE=1  no OpenTelemetry SDK
 //   NOOPG=1    a guardrail that answers ALLOW at once (no engine)
+//   RAW=1      raw @openai/agents instead of the Baton runner (the baseline, profiled the same way);
+//              RAW=2 raw with one run per agent (the design's floor)
 //   N=3000 node --cpu-prof --cpu-prof-dir=/tmp/prof bench/runner-overhead/_drive.mjs
 //   node bench/runner-overhead/profile-summary.mjs /tmp/prof/CPU.*.cpuprofile --runs 3050
 // Needs built packages (`npx turbo run build --filter=@baton/runner...`).
@@ -13,7 +15,7 @@ import { createInProcessGuardrail } from '@baton/guardrail-client';
 import { createGuardrailEngine } from '@baton/guardrail-server';
 import { setupTracing } from '@baton/tracing';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
-import { allowAllValidator, batonVariant } from './variants.mjs';
+import { allowAllValidator, batonVariant, rawTwoRunsVariant, rawVariant } from './variants.mjs';
 const N = Number(process.env.N ?? 500);
 setTraceProcessors([]);
 const exporter = new InMemorySpanExporter();
@@ -48,12 +50,16 @@ const timed = (store) =>
       };
     },
   });
-const variant = await batonVariant({
-  name: 'drive',
-  validator,
-  store: process.env.MEM ? 'memory' : 'sqlite',
-  ...(process.env.STAT ? { wrapStore: timed } : {}),
-});
+const variant = process.env.RAW
+  ? process.env.RAW === '2'
+    ? rawTwoRunsVariant()
+    : rawVariant()
+  : await batonVariant({
+      name: 'drive',
+      validator,
+      store: process.env.MEM ? 'memory' : 'sqlite',
+      ...(process.env.STAT ? { wrapStore: timed } : {}),
+    });
 for (let i = 0; i < 50; i++) await variant.once();
 gms = 0;
 for (const k in stat) delete stat[k];

@@ -122,7 +122,8 @@ export function rawTwoRunsVariant() {
 
 /**
  * The Baton runner on the scenario. `build` is a `@baton/runner` module namespace (default the
- * current one; ab.mjs passes an older build); `store` 'sqlite' (a fresh file) or 'memory'.
+ * current one; ab.mjs passes an older build); `store` 'sqlite' (a fresh file) or 'memory';
+ * `runnerOptions` are spread into the Runner's options (ablate.mjs: its own tracer).
  */
 export async function batonVariant({
   name,
@@ -132,6 +133,7 @@ export async function batonVariant({
   inputGuardrail = 'blocking',
   latencyMs = 0,
   wrapStore,
+  runnerOptions = {},
 }) {
   const agentsDir = writeAgents(inputGuardrail);
   const storeDir = mkdtempSync(join(tmpdir(), 'baton-bench-store-'));
@@ -144,6 +146,7 @@ export async function batonVariant({
     store: wrapStore ? wrapStore(threadStore) : threadStore,
     modelProvider: withLatency(new build.OfflineModelProvider(SCENARIO), latencyMs),
     modelLabel: 'offline model',
+    ...runnerOptions,
   });
   return {
     name,

@@ -128,23 +128,29 @@ export function createGuardrailChecker(options: GuardrailCheckerOptions): Guardr
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
-    const stop = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        const error = new GuardrailCallError(GUARDRAIL_REASON_CODES.timeout, `guardrail did not answer within ${timeoutMs} ms`);
-        controller.abort(error);
-        reject(error);
-      }, timeoutMs);
-      onAbort = () => {
-        controller.abort(input.signal?.reason);
-        reject(aborted());
-      };
-      input.signal?.addEventListener('abort', onAbort, { once: true });
-    });
-    stop.catch(() => undefined);
     const headers = input.headers ?? { traceparent: `00-${request.trace.trace_id}-${request.trace.span_id}-01` };
     const callOptions: GuardrailCallOptions = { signal: controller.signal, ...definedHeaders(headers) };
     try {
-      return await Promise.race([Promise.resolve().then(() => validator.validate(request, callOptions)), stop]);
+      // One promise settled by whichever comes first (the answer, the timeout, the caller's abort)
+      // instead of a Promise.race of the answer and a second "stop" promise: the same outcome with
+      // fewer promises per check (six checks a run; every promise costs more once an
+      // AsyncLocalStorage is active, as with tracing).
+      return await new Promise<unknown>((resolve, reject) => {
+        timer = setTimeout(() => {
+          const error = new GuardrailCallError(GUARDRAIL_REASON_CODES.timeout, `guardrail did not answer within ${timeoutMs} ms`);
+          controller.abort(error);
+          reject(error);
+        }, timeoutMs);
+        onAbort = () => {
+          controller.abort(input.signal?.reason);
+          reject(aborted());
+        };
+        input.signal?.addEventListener('abort', onAbort, { once: true });
+        // A microtask later, as before: a validator that throws synchronously rejects like one that rejects.
+        Promise.resolve()
+          .then(() => validator.validate(request, callOptions))
+          .then(resolve, reject);
+      });
     } catch (error) {
       // A transport that saw our own abort reports it in its words; the reason is ours.
       if (controller.signal.aborted && controller.signal.reason instanceof GuardrailCallError) throw controller.signal.reason;

@@ -15,11 +15,20 @@ export interface MemoryThreadStoreOptions {
   idGenerator?: (kind: StoreIdKind) => string;
 }
 
+/**
+ * An item or audit record as kept: its JSON object as the text the facade encoded. Parsed only
+ * when read (`listItems` / `listAudit` return fresh copies anyway), so a write does not pay a
+ * `JSON.parse` per item and audit record that nothing may ever read (the runner-overhead profile:
+ * the parse of the guardrail audit records was the largest self time of the memory store).
+ */
+type StoredItem = Omit<ThreadItem, 'item'> & { json: string };
+type StoredAudit = Omit<AuditRecord, 'data'> & { json: string };
+
 interface ThreadEntry {
   record: ThreadRecord;
   nextSeq: number;
-  items: ThreadItem[];
-  audit: AuditRecord[];
+  items: StoredItem[];
+  audit: StoredAudit[];
   /** Idempotency keys of the state writes applied on this thread. */
   applied: Set<string>;
 }
@@ -128,7 +137,7 @@ function memoryBackend(
             threadId: w.threadId,
             runId: w.runId,
             createdAt: at,
-            item: JSON.parse(item) as JsonObject,
+            json: item,
           });
         }
         entry.record.updatedAt = at;
@@ -152,7 +161,7 @@ function memoryBackend(
           runId: w.runId,
           kind: w.kind,
           createdAt: at,
-          data: JSON.parse(w.data) as JsonObject,
+          json: w.data,
         });
         auditIds.add(w.id);
         undo.push(() => {
@@ -222,8 +231,24 @@ function memoryBackend(
       return run ? clone(run) : undefined;
     },
     listRuns: (threadId) => [...runs.values()].filter((run) => run.threadId === threadId).map(clone),
-    listItems: (threadId) => clone(threads.get(threadId)?.items ?? []),
-    listAudit: (threadId) => clone(threads.get(threadId)?.audit ?? []),
+    // Every field but the JSON text is a string, a number or null: a plain rebuild is a deep copy.
+    listItems: (threadId) =>
+      (threads.get(threadId)?.items ?? []).map((s): ThreadItem => ({
+        seq: s.seq,
+        threadId: s.threadId,
+        runId: s.runId,
+        createdAt: s.createdAt,
+        item: JSON.parse(s.json) as JsonObject,
+      })),
+    listAudit: (threadId) =>
+      (threads.get(threadId)?.audit ?? []).map((s): AuditRecord => ({
+        id: s.id,
+        threadId: s.threadId,
+        runId: s.runId,
+        kind: s.kind,
+        createdAt: s.createdAt,
+        data: JSON.parse(s.json) as JsonObject,
+      })),
 
     write: (writes, { at, results }) => writeAll(writes, at, results),
     // Synchronous, so nothing runs between the writes, the read and the release.

@@ -408,7 +408,10 @@ function boundaryDecisionRecorder(
     const report = snapshotDecisionReport(given);
     const checked = report === undefined ? 'its fields cannot be read' : validDecisions(report);
     const subject =
-      report !== undefined && typeof report.subject === 'string' && BOUNDARY_SUBJECT.test(report.subject) && report.subject.length <= MAX_BOUNDARY_NAME
+      report !== undefined &&
+      typeof report.subject === 'string' &&
+      BOUNDARY_SUBJECT.test(report.subject) &&
+      report.subject.length <= MAX_BOUNDARY_NAME
         ? report.subject
         : undefined;
     const depth = report !== undefined && Number.isSafeInteger(report.depth) && report.depth >= 0 ? report.depth : undefined;
@@ -451,18 +454,29 @@ function snapshotDecisionReport(
   try {
     const { decisions, boundary, subject, depth } = report;
     // A structured clone: what is validated is what is recorded (no getters, no later mutation).
-    return { decisions: Array.isArray(decisions) ? (structuredClone(decisions) as unknown[]) : (decisions as never), boundary, subject, depth };
+    return {
+      decisions: Array.isArray(decisions) ? (structuredClone(decisions) as unknown[]) : (decisions as never),
+      boundary,
+      subject,
+      depth,
+    };
   } catch {
     return undefined;
   }
 }
 
 /** The report's decisions as validated records, or what is wrong with the report. */
-function validDecisions(report: { decisions: unknown; boundary: unknown; subject: unknown; depth: unknown }): GuardrailDecisionRecord[] | string {
+function validDecisions(report: {
+  decisions: unknown;
+  boundary: unknown;
+  subject: unknown;
+  depth: unknown;
+}): GuardrailDecisionRecord[] | string {
   if (report.boundary !== 'delegation') return "boundary must be 'delegation'";
   if (typeof report.subject !== 'string' || report.subject.length > MAX_BOUNDARY_NAME || !BOUNDARY_SUBJECT.test(report.subject))
     return 'subject must be a skill name or an agent id';
-  if (typeof report.depth !== 'number' || !Number.isSafeInteger(report.depth) || report.depth < 0) return 'depth must be a non-negative integer';
+  if (typeof report.depth !== 'number' || !Number.isSafeInteger(report.depth) || report.depth < 0)
+    return 'depth must be a non-negative integer';
   if (!Array.isArray(report.decisions)) return 'decisions must be an array';
   if (report.decisions.length > MAX_DELEGATED_TASK_DECISIONS) return `at most ${MAX_DELEGATED_TASK_DECISIONS} decisions`;
   const out: GuardrailDecisionRecord[] = [];

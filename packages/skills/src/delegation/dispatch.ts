@@ -140,7 +140,9 @@ async function acceptResult(
         { subagent_type: target },
       );
     }
-    await record([{ action_type: 'AGENT_RESPONSE', decision: 'BLOCK', reason_code: DISPATCHED_DECISIONS_INVALID, agent_id: guardrailAgentId(target) }]);
+    await record([
+      { action_type: 'AGENT_RESPONSE', decision: 'BLOCK', reason_code: DISPATCHED_DECISIONS_INVALID, agent_id: guardrailAgentId(target) },
+    ]);
     rt.log.warn('task dispatcher returned a malformed task result', { subagent: target });
     return failure(
       'ERR_INVALID_TASK_RESULT',

@@ -82,7 +82,13 @@ export function checkerBoundaryCheck(
       agent_id: check.agentId,
       ...(r.findings && r.findings.length > 0 ? { findings: r.findings } : {}),
     });
-    return { decision: r.decision, reasonCode: r.reasonCode, reasonMessage: r.reasonMessage, payload: r.payload, failed: r.failure !== undefined };
+    return {
+      decision: r.decision,
+      reasonCode: r.reasonCode,
+      reasonMessage: r.reasonMessage,
+      payload: r.payload,
+      failed: r.failure !== undefined,
+    };
   };
 }
 

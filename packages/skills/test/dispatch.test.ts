@@ -3,7 +3,7 @@ import { createAgentRegistry, parseDeploymentConfig, Runner } from '@baton/runne
 import type { AgentManifestLike } from '@baton/runner';
 import { describe, expect, it } from 'vitest';
 import { createDelegation, PayloadTooLargeError, SkillsInputError, taskIdFromKey } from '../src/index.js';
-import type { CreateDelegationOptions, DelegatedTask, Delegation, SubagentRunner, TaskDispatcher } from '../src/index.js';
+import type { CreateDelegationOptions, DelegatedTask, DelegatedTaskResult, Delegation, SubagentRunner, TaskDispatcher } from '../src/index.js';
 import { fakeQueue, scriptedRunner } from './helpers/fake-queue.js';
 import type { AgentScript, ScriptedRunner } from './helpers/fake-queue.js';
 import { createScriptedProvider } from '@baton/runner/testing';
@@ -309,7 +309,7 @@ describe('dispatcher failures', () => {
     const seen: AbortSignal[] = [];
     const d = await parentWith((_task, { signal }) => {
       if (signal) seen.push(signal);
-      return new Promise<ResponsePackage>(() => undefined);
+      return new Promise<DelegatedTaskResult>(() => undefined);
     });
     const parent = new AbortController();
     const pending = d.delegate(args, { signal: parent.signal });

@@ -3,7 +3,14 @@ import { createAgentRegistry, parseDeploymentConfig, Runner } from '@baton/runne
 import type { AgentManifestLike } from '@baton/runner';
 import { describe, expect, it } from 'vitest';
 import { createDelegation, PayloadTooLargeError, SkillsInputError, taskIdFromKey } from '../src/index.js';
-import type { CreateDelegationOptions, DelegatedTask, DelegatedTaskResult, Delegation, SubagentRunner, TaskDispatcher } from '../src/index.js';
+import type {
+  CreateDelegationOptions,
+  DelegatedTask,
+  DelegatedTaskResult,
+  Delegation,
+  SubagentRunner,
+  TaskDispatcher,
+} from '../src/index.js';
 import { fakeQueue, scriptedRunner } from './helpers/fake-queue.js';
 import type { AgentScript, ScriptedRunner } from './helpers/fake-queue.js';
 import { createScriptedProvider } from '@baton/runner/testing';

@@ -228,6 +228,22 @@ describe('a dispatched result whose decisions cannot be recorded (fail closed)',
     expect(end?.detail).toMatchObject({ status: 'FAILURE', error_code: 'ERR_INVALID_TASK_RESULT' });
   });
 
+  it('a SUCCESS that contradicts a recorded BLOCK is FAILURE / ERR_INVALID_TASK_RESULT; the BLOCK is recorded', async () => {
+    const dispatch: TaskDispatcher = async () => ({
+      response: { status: 'SUCCESS', output_payload: { summary: 'fire' } },
+      guardrail_decisions: [
+        { action_type: 'AGENT_INPUT', decision: 'ALLOW', reason_code: 'OK', agent_id: WORKER },
+        { action_type: 'AGENT_RESPONSE', decision: 'BLOCK', reason_code: 'YIELD_BLOCKED', agent_id: WORKER },
+      ],
+    });
+    const { runner } = await node(() => undefined, dispatch);
+    const events: RunnerEvent[] = [];
+    const result = await runner.run({ agentId: PARENT, input: 'handle ticket 7', onEvent: (e) => void events.push(e) });
+    expect(result.guardrail_decisions.filter((d) => d.agent_id === WORKER).map((d) => d.decision)).toEqual(['ALLOW', 'BLOCK']);
+    const end = events.find((e): e is ToolEndEvent => e.type === 'tool_end' && e.name === 'delegate_task');
+    expect(end?.detail).toMatchObject({ status: 'FAILURE', error_code: 'ERR_INVALID_TASK_RESULT' });
+  });
+
   it('a recorder that refuses (the call ended) turns the result into FAILURE, never a SUCCESS', async () => {
     const dispatch: TaskDispatcher = async () => ({
       response: { status: 'SUCCESS', output_payload: {} },

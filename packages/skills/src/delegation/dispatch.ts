@@ -102,7 +102,8 @@ const issuesOf = (issues: ReadonlyArray<{ path: PropertyKey[]; message: string }
  * boundary decisions are recorded on the delegating run through `recordBoundaryDecisions` (the
  * runner's one recording path, the same as `checkBoundary`'s). Fails closed: decisions that cannot
  * be read are recorded as one BLOCK and the task is a FAILURE (`ERR_INVALID_TASK_RESULT`), as is a
- * result whose decisions the run would not record — a BLOCK made there never turns into an ALLOW here.
+ * result whose decisions the run would not record, or whose response is not a FAILURE although one of
+ * its decisions is a BLOCK — a BLOCK made there never turns into an ALLOW here.
  */
 async function acceptResult(
   rt: DelegationRuntime,
@@ -154,6 +155,16 @@ async function acceptResult(
     return failure(
       'ERR_INVALID_TASK_RESULT',
       `the guardrail decisions of the task run elsewhere for ${target} could not be recorded on this run; blocked (fail closed)`,
+      { subagent_type: target },
+    );
+  }
+  // A BLOCK at the subagent's boundary ends the task with a FAILURE where it runs (guard-boundary):
+  // a result that says otherwise contradicts its own decisions and is not let through.
+  if (parsed.data.response.status !== 'FAILURE' && parsed.data.guardrail_decisions.some((d) => d.decision === 'BLOCK')) {
+    rt.log.warn('a dispatched task reported a guardrail BLOCK with a non-FAILURE result', { subagent: target });
+    return failure(
+      'ERR_INVALID_TASK_RESULT',
+      `the task run elsewhere for ${target} answered ${parsed.data.response.status} although a guardrail blocked it there; blocked (fail closed)`,
       { subagent_type: target },
     );
   }

@@ -210,6 +210,8 @@ const ADVERSARIAL = {
   'digits and spaces (phones, cards)': () => '1 ',
   'digits and dashes': () => '12-',
   'password= with no value end': () => 'password=',
+  // The name-keyed rules read up to 64 name characters after the credential word: a bounded run.
+  'password + long name, no value': () => `password${'_a'.repeat(32)} `,
   'key: random-ish': () => 'key: Zx9',
   'open image links': () => '![x](https://e.example/p.png?q=',
   'e-mail fragments': () => 'a.b@c',

@@ -125,9 +125,42 @@ describe('secrets split across a JSON key and its value', () => {
     expect(engine.validateSync(toolCall('x', args)).decision).toBe('ALLOW');
   });
 
-  it('a 100,000-character member name is read by its last 40 characters only', () => {
+  it('a 100,000-character member name is read by its last 80 characters only', () => {
     const key = 'k'.repeat(100_000) + '_password';
     expect(detectSecrets(PASSWORD, { memberName: key }).length).toBe(1);
     expect(detectSecrets(PASSWORD, { memberName: 'x'.repeat(100_000) }).length).toBe(0);
+  });
+});
+
+describe('long credential names (up to 64 characters after the credential word)', () => {
+  // `password_for_the_production_database` has 28 name characters after `password`: 20 were read,
+  // so its value went through.
+  const CHOSEN = 'hunter2' + '-xyz';
+  const LONG = 'password_for_the_production_database';
+
+  it.each([
+    ['a quoted assignment', `${LONG}: "${CHOSEN}"`, CHOSEN],
+    ['an env line', `${LONG.toUpperCase()}=${CHOSEN}`, CHOSEN],
+    ['a generic secret name', `token_for_the_billing_service_api_v2 = "${RANDOM}"`, RANDOM],
+    ['a 64-character tail', `password${'_abcdefg'.repeat(8)}: "${CHOSEN}"`, CHOSEN],
+  ])('%s is redacted', (_name, text, value) => {
+    const res = engine.validateSync(agentInput(`Config:\n${text}\nthanks`));
+    expect(res.decision).toBe('MODIFY');
+    expect(JSON.stringify(res)).not.toContain(value);
+  });
+
+  it('under a long credential-named JSON member', () => {
+    const res = engine.validateSync(toolCall('deploy', { [LONG]: CHOSEN, region: 'eu-west-1' }));
+    expect(res.decision).toBe('MODIFY');
+    expect(JSON.stringify(argumentsOf(res))).not.toContain(CHOSEN);
+  });
+
+  it('stays bounded: a name running on past 64 characters is not read as one', () => {
+    expect(detectSecrets(`password${'_abcdefg'.repeat(9)}: "${CHOSEN}"`)).toEqual([]);
+  });
+
+  it('a long name that describes rather than holds a password is left alone', () => {
+    const res = engine.validateSync(agentInput(`password_reset_link_for_the_customer_message: "Click the link to reset"`));
+    expect(res.decision).toBe('ALLOW');
   });
 });

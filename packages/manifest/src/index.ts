@@ -25,6 +25,8 @@ export {
   type GuardrailValidator,
 } from './contracts/guardrail.js';
 export {
+  type BoundaryDecisionRecorder,
+  type BoundaryDecisionReport,
   type BoundaryCheck,
   type BoundaryCheckOutcome,
   type BoundaryGuardrailCheck,

@@ -12,9 +12,9 @@ import type { TaskJobData } from './job-data.js';
 import { TRACER_NAME, startEnqueueSpan } from './trace.js';
 import { waitForJob } from './wait-for-job.js';
 
-/** A delegated subtask as @baton/skills hands it to a dispatcher: the one contract, from `@baton/manifest/contracts`. */
-import type { DelegatedTask } from '@baton/manifest/contracts';
-export type { DelegatedTask };
+/** A delegated subtask as @baton/skills hands it to a dispatcher, and what it answers: the one contracts, from `@baton/manifest/contracts`. */
+import type { DelegatedTask, DelegatedTaskResult } from '@baton/manifest/contracts';
+export type { DelegatedTask, DelegatedTaskResult };
 
 /** Options for {@link createQueueDispatcher}. */
 export interface QueueDispatcherOptions {
@@ -36,12 +36,19 @@ export interface QueueDispatcherOptions {
 
 /** Sends `delegate_task` subtasks to the queues; give `dispatch` to `createDelegation({ dispatch })`. */
 export interface QueueDispatcher {
-  dispatch(task: DelegatedTask, options?: { signal?: AbortSignal }): Promise<ResponsePackage>;
+  /**
+   * Resolves to what the worker's `runDelegated` returned (the job's return value, passed on as
+   * it came: the delegation that called `dispatch` validates it), or to a FAILURE of this side's
+   * own (depth, timeout) with no decisions.
+   */
+  dispatch(task: DelegatedTask, options?: { signal?: AbortSignal }): Promise<DelegatedTaskResult>;
   close(): Promise<void>;
 }
 
-function failurePackage(code: string, message: string): ResponsePackage {
-  return { status: 'FAILURE', output_payload: {}, log_summary: message, error_report: { code, message } };
+function failurePackage(code: string, message: string): DelegatedTaskResult {
+  const response: ResponsePackage = { status: 'FAILURE', output_payload: {}, log_summary: message, error_report: { code, message } };
+  // Nothing ran on a worker, so no boundary decision was made there.
+  return { response, guardrail_decisions: [] };
 }
 
 /**
@@ -87,7 +94,7 @@ export function createQueueDispatcher(options: QueueDispatcherOptions): QueueDis
     return entry;
   };
 
-  async function dispatch(task: DelegatedTask, opts: { signal?: AbortSignal } = {}): Promise<ResponsePackage> {
+  async function dispatch(task: DelegatedTask, opts: { signal?: AbortSignal } = {}): Promise<DelegatedTaskResult> {
     const depth = task.scope.depth + 1;
     if (depth > maxDepth) {
       return failurePackage('ERR_CONSTRAINT_VIOLATION', `delegation depth ${depth} is deeper than the queues serve (maxDepth ${maxDepth})`);
@@ -129,7 +136,7 @@ export function createQueueDispatcher(options: QueueDispatcherOptions): QueueDis
     if (opts.signal?.aborted) onAbort();
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      return await waitForJob<ResponsePackage>(job, events, resultTimeoutMs);
+      return await waitForJob<DelegatedTaskResult>(job, events, resultTimeoutMs);
     } catch (error) {
       if (error instanceof QueueTimeoutError) {
         onAbort();

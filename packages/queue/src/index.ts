@@ -15,7 +15,13 @@ export { QUEUE_DEFAULTS, tasksQueueName } from './defaults.js';
 export { redisOptions, redact, type RedisConnection } from './connection.js';
 export { createRedisThreadStore, REDIS_STORE_DEFAULTS, type RedisThreadStoreOptions } from './store/index.js';
 export { createQueueRunner, type QueueRunner, type QueueRunnerOptions, type EnqueuedRun } from './queue-runner.js';
-export { createQueueDispatcher, type QueueDispatcher, type QueueDispatcherOptions, type DelegatedTask } from './dispatcher.js';
+export {
+  createQueueDispatcher,
+  type QueueDispatcher,
+  type QueueDispatcherOptions,
+  type DelegatedTask,
+  type DelegatedTaskResult,
+} from './dispatcher.js';
 export {
   startWorker,
   type BatonWorker,

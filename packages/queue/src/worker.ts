@@ -2,8 +2,7 @@ import { hostname } from 'node:os';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
-import type { ResponsePackage } from '@baton/manifest';
-import { errorKindOf, type BatonLogger, type RunExecutor } from '@baton/manifest/contracts';
+import { errorKindOf, type BatonLogger, type DelegatedTaskResult, type RunExecutor } from '@baton/manifest/contracts';
 import type { RunRequest, RunResult, SubmitApprovalsRequest } from '@baton/runner';
 import { cancelChannel, isCancelRequested } from './cancel.js';
 import { blockingOptions, producerConnection, redisOptions, type RedisConnection } from './connection.js';
@@ -15,9 +14,13 @@ import { parseRunsQueueJobData, parseTaskJobData, type ApprovalsJobData, type Ap
 import { runEventsPublisher } from './run-events.js';
 import { TRACER_NAME, startProcessSpan, type JobTrace } from './trace.js';
 
-/** Runs delegated subtasks: `createDelegation(...)` from @baton/skills fits (its `runDelegated`). */
+/**
+ * Runs delegated subtasks: `createDelegation(...)` from @baton/skills fits (its `runDelegated`).
+ * Its result (the ResponsePackage and the task's boundary decisions) is the job's return value,
+ * so the delegating run records the decisions made here.
+ */
 export interface TaskExecutor {
-  runDelegated(task: DelegatedTask, options?: { signal?: AbortSignal }): Promise<ResponsePackage>;
+  runDelegated(task: DelegatedTask, options?: { signal?: AbortSignal }): Promise<DelegatedTaskResult>;
 }
 
 /** Something that runs a request (the Baton `Runner` fits): the one contract, from `@baton/manifest/contracts`. */
@@ -353,13 +356,13 @@ export function startWorker(options: BatonWorkerOptions): BatonWorker {
           } catch (error) {
             throw new UnrecoverableError((error as InvalidJobDataError).message);
           }
-          return processJob<ResponsePackage>(job, signal, {
+          return processJob<DelegatedTaskResult>(job, signal, {
             kind: 'task',
             queueName,
             trace: data.trace,
             execute: (taskSignal, trace) =>
               tasks.runDelegated({ ...data.task, context: { ...data.task.context, ...trace } } as DelegatedTask, { signal: taskSignal }),
-            statusOf: (response) => response.status,
+            statusOf: (result) => (result as Partial<DelegatedTaskResult> | null)?.response?.status ?? 'INVALID',
           });
         },
         {

@@ -14,6 +14,7 @@ import {
   startWorker,
   tasksQueueName,
   type DelegatedTask,
+  type DelegatedTaskResult,
   type WorkerJobEvent,
 } from '../src/index.js';
 import { makeWorkspace, removeWorkspace, startStack } from './helpers/stack.js';
@@ -56,6 +57,11 @@ describe('queued runs', () => {
     expect(r.response).toBe('[offline model] Closed. Ticket T-1: SUCCESS');
     expect(r.runs.map((x) => x.status)).toEqual(['cancelled', 'completed']);
     expect(r.state).toEqual({ ticket: 'T-1', recorded: 'SUCCESS' });
+    // The queued subtask's boundary checks are the run's decisions, as in-process.
+    expect(r.guardrail_decisions.filter((d) => d.agent_id === 'io.baton.skill.appender').map((d) => [d.action_type, d.decision])).toEqual([
+      ['AGENT_INPUT', 'ALLOW'],
+      ['AGENT_RESPONSE', 'ALLOW'],
+    ]);
     expect(readFileSync(join(workspace, 'ledger', 'T-1.txt'), 'utf8')).toBe('recorded T-1\nEND\n');
     // The thread is in the shared Redis store, readable from any process.
     const thread = await stack.store.getThread(r.thread_id);
@@ -87,8 +93,15 @@ describe('queued runs', () => {
     const child = await tasks.getJob(taskEvent.jobId);
     expect(child?.parent).toEqual({ id: jobId, queueKey: `${prefix}:runs` });
     const parent = await runs.getJob(jobId);
-    const values = await parent!.getChildrenValues<{ status: string }>();
-    expect(Object.values(values).map((v) => v.status)).toEqual(['SUCCESS']);
+    const values = await parent!.getChildrenValues<DelegatedTaskResult>();
+    expect(Object.values(values).map((v) => v.response.status)).toEqual(['SUCCESS']);
+    // The child's value carries its boundary decisions, made by the worker's checker.
+    expect(Object.values(values).map((v) => v.guardrail_decisions.map((d) => [d.action_type, d.decision]))).toEqual([
+      [
+        ['AGENT_INPUT', 'ALLOW'],
+        ['AGENT_RESPONSE', 'ALLOW'],
+      ],
+    ]);
   });
 
   it('retries a run that failed for infrastructure, and never a run that failed on its own terms', async () => {
@@ -279,7 +292,7 @@ describe('delegated subtasks on the queues', () => {
     const tasks = {
       async runDelegated(task: DelegatedTask) {
         executed++;
-        return { status: 'SUCCESS' as const, output_payload: { echo: task.args.instruction_set } };
+        return { response: { status: 'SUCCESS' as const, output_payload: { echo: task.args.instruction_set } }, guardrail_decisions: [] };
       },
     };
     const worker = startWorker({ connection: url, prefix, tasks });
@@ -297,13 +310,14 @@ describe('delegated subtasks on the queues', () => {
     expect(executed).toBeGreaterThanOrEqual(1);
     const executedBefore = executed;
     const again = await dispatcher.dispatch(task);
-    expect(first).toEqual({ status: 'SUCCESS', output_payload: { echo: 'hello' } });
+    expect(first).toEqual({ response: { status: 'SUCCESS', output_payload: { echo: 'hello' } }, guardrail_decisions: [] });
     expect(again).toEqual(first);
     expect(executed).toBe(executedBefore);
     // Deeper than the queues serve: refused as a FAILURE package, nothing queued.
     const deep = await dispatcher.dispatch({ ...task, scope: { depth: 3, maxDepth: 9, lineage: [] } });
-    expect(deep.status).toBe('FAILURE');
-    expect(deep.error_report?.code).toBe('ERR_CONSTRAINT_VIOLATION');
+    expect(deep.response.status).toBe('FAILURE');
+    expect(deep.response.error_report?.code).toBe('ERR_CONSTRAINT_VIOLATION');
+    expect(deep.guardrail_decisions).toEqual([]);
   });
 
   it('stops waiting for a child after resultTimeoutMs with ERR_TIMEOUT, and cancels it on its worker', async () => {
@@ -311,10 +325,10 @@ describe('delegated subtasks on the queues', () => {
     let aborted = false;
     const tasks = {
       runDelegated: (_task: DelegatedTask, options?: { signal?: AbortSignal }) =>
-        new Promise<{ status: 'FAILURE'; output_payload: Record<string, unknown> }>((resolve) => {
+        new Promise<DelegatedTaskResult>((resolve) => {
           options?.signal?.addEventListener('abort', () => {
             aborted = true;
-            resolve({ status: 'FAILURE', output_payload: {} });
+            resolve({ response: { status: 'FAILURE', output_payload: {} }, guardrail_decisions: [] });
           });
         }),
     };
@@ -327,9 +341,9 @@ describe('delegated subtasks on the queues', () => {
       scope: { depth: 0, maxDepth: 3, lineage: [] },
       context: {},
     });
-    expect(r.status).toBe('FAILURE');
-    expect(r.error_report?.code).toBe('ERR_TIMEOUT');
-    expect(r.error_report?.message).toMatch(/slow did not finish within 500 ms/);
+    expect(r.response.status).toBe('FAILURE');
+    expect(r.response.error_report?.code).toBe('ERR_TIMEOUT');
+    expect(r.response.error_report?.message).toMatch(/slow did not finish within 500 ms/);
     await waitUntil(() => aborted);
   });
 
@@ -345,9 +359,12 @@ describe('delegated subtasks on the queues', () => {
         seenDepths.push(task.scope.depth + 1);
         if (task.scope.depth + 1 < 3) {
           const child = await dispatcher.dispatch({ ...task, scope: { ...task.scope, depth: task.scope.depth + 1 }, context: {} });
-          return { status: 'SUCCESS' as const, output_payload: { child: child.output_payload } };
+          return {
+            response: { status: 'SUCCESS' as const, output_payload: { child: child.response.output_payload } },
+            guardrail_decisions: [],
+          };
         }
-        return { status: 'SUCCESS' as const, output_payload: { leaf: true } };
+        return { response: { status: 'SUCCESS' as const, output_payload: { leaf: true } }, guardrail_decisions: [] };
       },
     };
     const worker = startWorker({ connection: url, prefix, tasks, taskConcurrency: 1 });
@@ -357,7 +374,7 @@ describe('delegated subtasks on the queues', () => {
       scope: { depth: 0, maxDepth: 3, lineage: [] },
       context: {},
     });
-    expect(r).toEqual({ status: 'SUCCESS', output_payload: { child: { child: { leaf: true } } } });
+    expect(r.response).toEqual({ status: 'SUCCESS', output_payload: { child: { child: { leaf: true } } } });
     expect(seenDepths).toEqual([1, 2, 3]);
   });
 });

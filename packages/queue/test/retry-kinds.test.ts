@@ -91,7 +91,7 @@ describe('retries by error kind', () => {
         if (what === 'usage') throw new RunnerError('INVALID_REQUEST', 'no such skill');
         if (what === 'upstream' && calls.filter((c) => c === 'upstream').length === 1)
           throw new RunnerError('STORE_THREAD_BUSY', 'the thread stayed locked');
-        return { status: 'SUCCESS' as const, output_payload: { what } };
+        return { response: { status: 'SUCCESS' as const, output_payload: { what } }, guardrail_decisions: [] };
       },
     };
     const events: WorkerJobEvent[] = [];
@@ -110,7 +110,7 @@ describe('retries by error kind', () => {
     expect(events.filter((e) => e.event === 'retrying')).toHaveLength(0);
 
     const upstream = await dispatcher.dispatch(task('upstream', 'job_up#r0.call0'));
-    expect(upstream).toEqual({ status: 'SUCCESS', output_payload: { what: 'upstream' } });
+    expect(upstream.response).toEqual({ status: 'SUCCESS', output_payload: { what: 'upstream' } });
     expect(calls.filter((c) => c === 'upstream').length).toBeGreaterThanOrEqual(2);
     expect(events.some((e) => e.event === 'retrying')).toBe(true);
   });

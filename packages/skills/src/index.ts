@@ -76,6 +76,7 @@ export {
   type SpawnJson,
   type TaskDispatcher,
   type DelegatedTask,
+  type DelegatedTaskResult,
   type DelegatedTaskContext,
   type DelegationScope,
   type EditLedger,

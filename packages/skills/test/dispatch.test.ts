@@ -3,7 +3,14 @@ import { createAgentRegistry, parseDeploymentConfig, Runner } from '@baton/runne
 import type { AgentManifestLike } from '@baton/runner';
 import { describe, expect, it } from 'vitest';
 import { createDelegation, PayloadTooLargeError, SkillsInputError, taskIdFromKey } from '../src/index.js';
-import type { CreateDelegationOptions, DelegatedTask, Delegation, SubagentRunner, TaskDispatcher } from '../src/index.js';
+import type {
+  CreateDelegationOptions,
+  DelegatedTask,
+  DelegatedTaskResult,
+  Delegation,
+  SubagentRunner,
+  TaskDispatcher,
+} from '../src/index.js';
 import { fakeQueue, scriptedRunner } from './helpers/fake-queue.js';
 import type { AgentScript, ScriptedRunner } from './helpers/fake-queue.js';
 import { createScriptedProvider } from '@baton/runner/testing';
@@ -189,7 +196,7 @@ describe('runDelegated', () => {
 
   it('runs the task here and never forwards it, even with a dispatcher configured', async () => {
     const { workers, runners, queue } = await cluster();
-    const res = await workers[1]!.runDelegated(task());
+    const { response: res } = await workers[1]!.runDelegated(task());
     expect(res).toMatchObject({ status: 'SUCCESS', output_payload: { agent: A, depth: 1 } });
     expect(runners[1]!.runs).toEqual([A]);
     expect(queue.jobs).toEqual([]);
@@ -197,13 +204,13 @@ describe('runDelegated', () => {
 
   it('re-checks the limits of the scope it is given (a task past the limit or in a loop does not run)', async () => {
     const { workers, ran } = await cluster();
-    const deep = await workers[0]!.runDelegated(task({ scope: { depth: 3, maxDepth: 3, lineage: [ROOT] } }));
+    const { response: deep } = await workers[0]!.runDelegated(task({ scope: { depth: 3, maxDepth: 3, lineage: [ROOT] } }));
     expect(deep.error_report?.message).toMatch(/delegation depth 4 would exceed the maximum of 3/);
-    const loop = await workers[0]!.runDelegated(task({ scope: { depth: 1, maxDepth: 3, lineage: [ROOT, A] } }));
+    const { response: loop } = await workers[0]!.runDelegated(task({ scope: { depth: 1, maxDepth: 3, lineage: [ROOT, A] } }));
     expect(loop.error_report?.message).toMatch(/delegation loop refused/);
     // The worker's own maxDepth also applies (the stricter one wins).
     const strict = await cluster({ maxDepth: 2 });
-    const capped = await strict.workers[0]!.runDelegated(task({ scope: { depth: 2, maxDepth: 5, lineage: [ROOT] } }));
+    const { response: capped } = await strict.workers[0]!.runDelegated(task({ scope: { depth: 2, maxDepth: 5, lineage: [ROOT] } }));
     expect(capped.error_report?.message).toMatch(/delegation depth 3 would exceed the maximum of 2/);
     expect(ran()).toEqual([]);
     expect(strict.ran()).toEqual([]);
@@ -219,7 +226,7 @@ describe('runDelegated', () => {
       { ...task(), scope: { depth: -1, maxDepth: 3, lineage: [] } },
       { ...task(), args: { subagent_type: A } },
     ]) {
-      const res = await w.runDelegated(bad as unknown as DelegatedTask);
+      const { response: res } = await w.runDelegated(bad as unknown as DelegatedTask);
       expect(res).toMatchObject({ status: 'FAILURE', error_report: { code: 'ERR_INVALID_TASK' } });
     }
     // The one DelegatedTaskSchema is strict: unknown keys anywhere are refused, not dropped.
@@ -228,11 +235,11 @@ describe('runDelegated', () => {
       { ...task(), scope: { ...task().scope, extra: 1 } },
       { ...task(), context: { ...task().context, extra: 'x' } },
     ]) {
-      const res = await w.runDelegated(extra as unknown as DelegatedTask);
+      const { response: res } = await w.runDelegated(extra as unknown as DelegatedTask);
       expect(res).toMatchObject({ status: 'FAILURE', error_report: { code: 'ERR_INVALID_TASK' } });
     }
     expect(ran()).toEqual([]);
-    const vague = await w.runDelegated(task({ args: { ...task().args, success_criteria: ['Do a good job'] } }));
+    const { response: vague } = await w.runDelegated(task({ args: { ...task().args, success_criteria: ['Do a good job'] } }));
     expect(vague.error_report?.code).toBe('ERR_VAGUE_CRITERIA');
   });
 });
@@ -276,7 +283,7 @@ describe('dispatcher failures', () => {
       { status: 'SUCCESS' },
       { status: 'SUCCESS', output_payload: {}, extra: 1 },
     ]) {
-      const d = await parentWith(async () => garbage as unknown as ResponsePackage);
+      const d = await parentWith(async () => ({ response: garbage as unknown as ResponsePackage, guardrail_decisions: [] }));
       const res = await d.delegate(args);
       expect(res.status).toBe('FAILURE');
       expect(res.error_report?.code).toBe('ERR_TOOL_FAILURE');
@@ -284,11 +291,32 @@ describe('dispatcher failures', () => {
     }
   });
 
+  it('a result whose guardrail decisions cannot be read is FAILURE / ERR_INVALID_TASK_RESULT, even with a SUCCESS response (fail closed)', async () => {
+    const ok: ResponsePackage = { status: 'SUCCESS', output_payload: {} };
+    const block = { action_type: 'AGENT_RESPONSE', decision: 'BLOCK', reason_code: 'X', agent_id: 'io.baton.skill.a' };
+    for (const garbage of [
+      ok, // a bare ResponsePackage (a worker that does not report its decisions)
+      { response: ok },
+      { response: ok, guardrail_decisions: 'none' },
+      { response: ok, guardrail_decisions: [{ ...block, decision: 'MAYBE' }] },
+      { response: ok, guardrail_decisions: [{ ...block, action_type: 'TOOL_CALL' }] },
+      { response: ok, guardrail_decisions: [{ ...block, agent_id: 'not an id' }] },
+      { response: ok, guardrail_decisions: [{ ...block, reason_code: 'free text, not a code' }] },
+      { response: ok, guardrail_decisions: [{ ...block, extra: 1 }] },
+      { response: ok, guardrail_decisions: [], extra: 1 },
+    ]) {
+      const d = await parentWith(async () => garbage as never);
+      const res = await d.delegate(args);
+      expect(res.status).toBe('FAILURE');
+      expect(res.error_report?.code).toBe('ERR_INVALID_TASK_RESULT');
+    }
+  });
+
   it('cancelling the parent or shutdown() ends a dispatch that never answers (ERR_CANCELLED); the dispatcher sees the abort', async () => {
     const seen: AbortSignal[] = [];
     const d = await parentWith((_task, { signal }) => {
       if (signal) seen.push(signal);
-      return new Promise<ResponsePackage>(() => undefined);
+      return new Promise<DelegatedTaskResult>(() => undefined);
     });
     const parent = new AbortController();
     const pending = d.delegate(args, { signal: parent.signal });

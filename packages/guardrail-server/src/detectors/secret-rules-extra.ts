@@ -417,10 +417,11 @@ export const CREDENTIAL_RULES: readonly SecretRule[] = [
   },
   {
     // A whole config line `password: tiger42` / `DB_PASSWORD=tiger42` (.env, .ini, YAML,
-    // properties), unquoted: the value runs to the end of the line.
+    // properties), unquoted: the value runs to the end of the line. Up to 64 name characters after
+    // the password word (bounded, as in password-assignment).
     id: 'password-line',
     nameKeyed: true,
-    re: /^[ \t]*(?:-[ \t]+|export[ \t]+)?([\w.-]{0,40}(?:password|passwd|pwd|passphrase|(?<![a-z])pass(?=[ \t]*[:=])|[_.-]pw(?=[ \t]*[:=]))[\w.-]{0,20})[ \t]*[:=][ \t]*([^\s"'`#;,{}()<>[\]]{6,100})[ \t]*\r?$/gim,
+    re: /^[ \t]*(?:-[ \t]+|export[ \t]+)?([\w.-]{0,40}(?:password|passwd|pwd|passphrase|(?<![a-z])pass(?=[ \t]*[:=])|[_.-]pw(?=[ \t]*[:=]))[\w.-]{0,64})[ \t]*[:=][ \t]*([^\s"'`#;,{}()<>[\]]{6,100})[ \t]*\r?$/gim,
     group: 2,
     minEntropy: 2.5,
     keywords: ['pass', 'pwd', '_pw', '.pw', '-pw'],
@@ -470,11 +471,13 @@ export const CREDENTIAL_RULES: readonly SecretRule[] = [
   {
     // A quoted literal assigned to a password-named variable. People choose passwords, so their
     // entropy is low; instead of an entropy floor the literal must look chosen, not referenced or
-    // described (passwordLiteralOk).
+    // described (passwordLiteralOk). The name may run on for 64 characters after the password word
+    // (`password_for_the_production_database`; 20 let such values through): still a bounded
+    // repetition, so the cost per occurrence of the word stays constant (linear scan).
     id: 'password-assignment',
     nameKeyed: true,
     minEntropy: 2.5,
-    re: /((?:password|passwd|passphrase|pwd|pass(?!port|age|enger|ive|ing|thr|ed\b|es\b)|(?<=[_.-])pw(?=["'`]?\s{0,3}[:=]))[\w.-]{0,20})["'`]?\s{0,3}(?::{1,3}=|=>|==|=|:)\s{0,3}@?(["'`])([^"'`\n]{6,100})\2/gi,
+    re: /((?:password|passwd|passphrase|pwd|pass(?!port|age|enger|ive|ing|thr|ed\b|es\b)|(?<=[_.-])pw(?=["'`]?\s{0,3}[:=]))[\w.-]{0,64})["'`]?\s{0,3}(?::{1,3}=|=>|==|=|:)\s{0,3}@?(["'`])([^"'`\n]{6,100})\2/gi,
     group: 3,
     keywords: ['pass', 'pwd', '_pw', '.pw', '-pw'],
     check: passwordLiteralOk,

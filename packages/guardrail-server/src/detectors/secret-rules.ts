@@ -303,8 +303,10 @@ export const SECRET_RULES: readonly SecretRule[] = [
     // Generic assignment to a secret-sounding name, with an entropy floor on the value.
     id: 'generic-secret-assignment',
     nameKeyed: true,
-    // Anchored on the secret word (fast to scan for); the rest of the name is read backwards.
-    re: /((?:api[_.-]?key|apikey|secret|token|passwd|password|pwd|auth[_.-]?key|_auth|authtoken|credentials?|access[_.-]?key|private[_.-]?key|client[_.-]?secret|_key)[\w.-]{0,20})["'`]?\s{0,3}(?::{1,3}=|\?=|=>|=|:|,)\s{0,3}["'`]?([A-Za-z0-9_/+=~.!@#%^&*-]{8,120})/gi,
+    // Anchored on the secret word (fast to scan for); the rest of the name is read backwards. Up
+    // to 64 name characters after the word (`token_for_the_billing_service_api`), bounded so the
+    // cost per occurrence of the word stays constant.
+    re: /((?:api[_.-]?key|apikey|secret|token|passwd|password|pwd|auth[_.-]?key|_auth|authtoken|credentials?|access[_.-]?key|private[_.-]?key|client[_.-]?secret|_key)[\w.-]{0,64})["'`]?\s{0,3}(?::{1,3}=|\?=|=>|=|:|,)\s{0,3}["'`]?([A-Za-z0-9_/+=~.!@#%^&*-]{8,120})/gi,
     group: 2,
     minEntropy: 3.2,
     keywords: ['key', 'secret', 'token', 'pass', 'pwd', 'credential', 'auth', 'login', 'access'],

@@ -119,13 +119,14 @@ export interface DetectSecretsOptions {
   /**
    * The object member name `text` is the value of (a JSON key in tool-call arguments or handoff
    * state): name-keyed rules read it as the value's variable name, so `{"password": "…"}` is
-   * judged like `password = "…"`. Only its last 40 characters are used.
+   * judged like `password = "…"`. Only its last 80 characters are used.
    */
   memberName?: string;
 }
 
-// A member name worth reading as a variable name: it holds a credential word.
-const CREDENTIAL_NAME = /(?:pass|pwd|secret|token|key|credential|auth)[\w.-]{0,20}$/i;
+// A member name worth reading as a variable name: it holds a credential word, followed by at most
+// 64 name characters (as the name-keyed rules read them; the name is cut to its last 80 first).
+const CREDENTIAL_NAME = /(?:pass|pwd|secret|token|key|credential|auth)[\w.-]{0,64}$/i;
 
 /**
  * Finds secret spans in `text`. Overlapping hits collapse to the widest span; a merged span is
@@ -133,7 +134,7 @@ const CREDENTIAL_NAME = /(?:pass|pwd|secret|token|key|credential|auth)[\w.-]{0,2
  */
 export function detectSecrets(text: string, options: DetectSecretsOptions = {}): DetectedSpan[] {
   const direct = scan(text, options.disabledRules);
-  const name = options.memberName?.slice(-40);
+  const name = options.memberName?.slice(-80);
   // A one-line value under a credential-named member: scan it again as `name="value"` and keep the
   // hits inside the value (the member name itself is a key field, scanned on its own).
   if (name === undefined || !CREDENTIAL_NAME.test(name) || text.length > 1000 || /[\r\n"]/.test(text)) return direct;

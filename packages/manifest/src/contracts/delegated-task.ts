@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { DelegateTaskArgsSchema, ResponsePackageSchema, type DelegateTaskArgs, type ResponsePackage } from './delegation.js';
-import type { RunExecutor, RunRequest, RunResult } from './run.js';
+import { ActionTypeSchema, DecisionSchema, FindingSchema } from './guardrail.js';
+import { AgentIdSchema } from './ids.js';
+import type { GuardrailDecisionRecord, RunExecutor, RunRequest, RunResult } from './run.js';
 
 /**
  * The one schema of a `DelegatedTask` in transit (queue job data, `Delegation.runDelegated`).
@@ -64,6 +66,48 @@ export interface DelegatedTask {
   scope: DelegationScope;
   context: DelegatedTaskContext;
 }
+
+/** The most boundary decisions one task result may carry (a task makes a few per attempt). */
+export const MAX_DELEGATED_TASK_DECISIONS = 64;
+/** The most findings one carried decision may list. */
+const MAX_CARRIED_FINDINGS = 256;
+/** A reason code: upper snake case, bounded (it is recorded in audit, spans and events). */
+const REASON_CODE = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/;
+
+/**
+ * A {@link GuardrailDecisionRecord} that crossed a process boundary (a worker's answer): only a
+ * boundary's action types (AGENT_INPUT, AGENT_RESPONSE), a real decision, a code, a reverse-DNS
+ * agent id and well-formed findings. Anything else is refused, never read in part: the record
+ * goes into the parent's audit.
+ */
+export const GuardrailDecisionRecordSchema: z.ZodType<GuardrailDecisionRecord> = z
+  .object({
+    action_type: ActionTypeSchema.extract(['AGENT_INPUT', 'AGENT_RESPONSE']),
+    decision: DecisionSchema,
+    reason_code: z.string().max(128).regex(REASON_CODE),
+    agent_id: AgentIdSchema,
+    findings: z.array(FindingSchema).max(MAX_CARRIED_FINDINGS).optional(),
+  })
+  .strict();
+
+/**
+ * What running a {@link DelegatedTask} elsewhere answers (`Delegation.runDelegated`, a
+ * dispatcher, a queue job's return value): the subagent's ResponsePackage and the boundary
+ * decisions made on the way (its input, its yields), for the delegating run to record like its
+ * own. JSON-serialisable.
+ */
+export interface DelegatedTaskResult {
+  response: ResponsePackage;
+  guardrail_decisions: GuardrailDecisionRecord[];
+}
+
+/** Validates a {@link DelegatedTaskResult} that came back from elsewhere. Strict: unknown keys are refused. */
+export const DelegatedTaskResultSchema = z
+  .object({
+    response: ResponsePackageSchema,
+    guardrail_decisions: z.array(GuardrailDecisionRecordSchema).max(MAX_DELEGATED_TASK_DECISIONS),
+  })
+  .strict();
 
 /** One changed file in an {@link EditLedgerEntry}: workspace-relative path and post-image hash. */
 export interface EditLedgerFile {

@@ -1,4 +1,5 @@
 import type { Decision, HandoffPayload } from './guardrail.js';
+import type { GuardrailDecisionRecord } from './run.js';
 
 /** What a handoff check decided (no payload: a crossing is never silently rewritten here). */
 export interface HandoffCheckOutcome {
@@ -47,3 +48,28 @@ export interface BoundaryCheckOutcome {
 
 /** Makes and records one {@link BoundaryCheck}. Never throws: a failed check is a BLOCK (or ALLOW where fail-open is configured). */
 export type BoundaryGuardrailCheck = (check: BoundaryCheck) => Promise<BoundaryCheckOutcome>;
+
+/**
+ * Boundary decisions made elsewhere, for the runner to record: a dispatched delegation's worker
+ * checked its subagent's input and yield with its own checker, and the delegating tool hands the
+ * decisions it got back to its run.
+ */
+export interface BoundaryDecisionReport {
+  /** The decisions, in the order they were made (validated: `GuardrailDecisionRecordSchema`). */
+  decisions: readonly GuardrailDecisionRecord[];
+  /** The boundary's kind (only delegation today). */
+  boundary: 'delegation';
+  /** The subagent's name as the caller asked for it (`subagent_type`). */
+  subject: string;
+  /** The subagent's delegation depth (the caller's + 1). */
+  depth: number;
+}
+
+/**
+ * Records a {@link BoundaryDecisionReport} exactly as a {@link BoundaryGuardrailCheck}'s decision
+ * is recorded. Resolves to true when every decision was recorded, false when the runner could not
+ * record them (the tool's call ended, or the report is malformed: then it records one BLOCK in
+ * their place). A caller given false must not let the subtask's result count as allowed (fail
+ * closed). Never throws.
+ */
+export type BoundaryDecisionRecorder = (report: BoundaryDecisionReport) => Promise<boolean>;

@@ -4,6 +4,8 @@ export type { RunAuth } from './auth.js';
 export type { AuditRecordInput, AuditSink } from './audit.js';
 export type { BatonLogger } from './logger.js';
 export type {
+  BoundaryDecisionRecorder,
+  BoundaryDecisionReport,
   BoundaryCheck,
   BoundaryCheckOutcome,
   BoundaryGuardrailCheck,
@@ -37,9 +39,14 @@ export {
   type RunSummary,
   type RunResult,
   type RunExecutor,
+  type GuardrailDecisionRecord,
 } from './run.js';
 export {
   DelegatedTaskSchema,
+  DelegatedTaskResultSchema,
+  GuardrailDecisionRecordSchema,
+  MAX_DELEGATED_TASK_DECISIONS,
+  type DelegatedTaskResult,
   type DelegationScope,
   type DelegatedTaskContext,
   type DelegatedTask,

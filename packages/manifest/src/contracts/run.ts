@@ -1,6 +1,6 @@
 import type { RunAuth } from './auth.js';
 import type { ErrorInfo } from './errors.js';
-import type { BoundaryGuardrailCheck, HandoffGuardrailCheck } from './handoff-check.js';
+import type { BoundaryDecisionRecorder, BoundaryGuardrailCheck, HandoffGuardrailCheck } from './handoff-check.js';
 
 /**
  * The runtime contracts of a run: what a run executor is asked and what it answers, the tools it
@@ -14,6 +14,19 @@ export type JsonObject = Record<string, unknown>;
 /** Run statuses: Baton's own, modelled on the retired Assistants API (DESIGN.md decision 2). */
 export const RUN_STATUSES = ['queued', 'in_progress', 'requires_action', 'completed', 'cancelled', 'failed', 'expired'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
+
+/**
+ * One guardrail decision as a run records it (an entry of `RunResult.guardrail_decisions`): ids
+ * and codes, never payload content. The one declaration: the runner records these, and a
+ * dispatched subtask's worker returns its boundary decisions in this shape (`DelegatedTaskResult`).
+ */
+export interface GuardrailDecisionRecord {
+  action_type: string;
+  decision: string;
+  reason_code: string;
+  agent_id: string;
+  findings?: unknown[];
+}
 
 /** Context handed to every tool implementation. */
 export interface ToolContext {
@@ -44,6 +57,13 @@ export interface ToolContext {
    * decisions. The Baton runner always supplies it.
    */
   checkBoundary?: BoundaryGuardrailCheck;
+  /**
+   * Records boundary decisions the tool did not make through `checkBoundary` because its subtask
+   * ran elsewhere (a queued delegation: the worker checked with its own checker) exactly like
+   * `checkBoundary`'s: same recording, so in-process and dispatched subtasks leave the same
+   * trail. The Baton runner always supplies it.
+   */
+  recordBoundaryDecisions?: BoundaryDecisionRecorder;
 }
 
 /** A user tool: arguments are already validated against the manifest's JSON Schema. */
@@ -216,7 +236,7 @@ export interface RunResult {
   /** Set when a terminal system tool (e.g. `yield_control`) ended the run. */
   terminal?: { name: string; arguments: JsonObject };
   /** Every guardrail decision taken during this call (no payload content). */
-  guardrail_decisions: Array<{ action_type: string; decision: string; reason_code: string; agent_id: string; findings?: unknown[] }>;
+  guardrail_decisions: GuardrailDecisionRecord[];
   trace_id: string;
   /** Which model produced this, e.g. "offline model" or "openai:gpt-4.1". */
   model: string;

@@ -1,9 +1,10 @@
 import type { GuardrailChecker, GuardrailCheckResult, PayloadOf } from '@baton/guardrail-client';
 import type { ActionType, Decision, Finding } from '@baton/manifest';
+import type { GuardrailDecisionRecord } from '@baton/manifest/contracts';
 import type { Context } from '@opentelemetry/api';
 import type { DecisionSubject } from './events.js';
 import type { ThreadStore } from '../store/types.js';
-import { endSpan, type RunTracing } from './tracing.js';
+import { endSpan, type RunTracing, type SpanScope } from './tracing.js';
 import type { WriteBuffer } from './write-buffer.js';
 
 /** What a guardrail check decided, with the payload to proceed with. */
@@ -18,14 +19,8 @@ export interface GuardrailOutcome<P> {
   failed: boolean;
 }
 
-/** A decision as listed in `RunResult.guardrail_decisions` (no payload content). */
-export interface RecordedDecision {
-  action_type: string;
-  decision: string;
-  reason_code: string;
-  agent_id: string;
-  findings?: unknown[];
-}
+/** A decision as listed in `RunResult.guardrail_decisions` (no payload content): the one contract. */
+export type RecordedDecision = GuardrailDecisionRecord;
 
 export interface GuardrailCheck<A extends ActionType> {
   actionType: A;
@@ -81,39 +76,22 @@ export async function checkGuardrail<A extends ActionType>(
     signal: check.signal,
   });
 
-  const recorded: RecordedDecision = {
-    action_type: check.actionType,
-    decision: result.decision,
-    reason_code: result.reasonCode,
-    agent_id: check.agentId,
-  };
-  if (result.findings && result.findings.length > 0) recorded.findings = result.findings;
-  options.decisions.push(recorded);
-  options.onDecision?.(recorded, check.runId, check.about);
-  scope.span.setAttributes({
-    'baton.guardrail.decision': result.decision,
-    'baton.guardrail.reason_code': result.reasonCode,
-    'baton.guardrail.action_id': result.actionId,
+  await recordDecision(options, {
+    scope,
+    threadId: check.threadId,
+    runId: check.runId,
+    decision: {
+      action_type: check.actionType,
+      decision: result.decision,
+      reason_code: result.reasonCode,
+      agent_id: check.agentId,
+      ...(result.findings && result.findings.length > 0 ? { findings: result.findings } : {}),
+    },
+    ...(check.detail ? { detail: check.detail } : {}),
+    ...(check.about ? { about: check.about } : {}),
+    actionId: result.actionId,
+    ...(result.failure ? { failure: result.failure.code } : {}),
   });
-  await (options.writes ?? options.store)
-    .appendAudit({
-      threadId: check.threadId,
-      runId: check.runId,
-      kind: 'guardrail_decision',
-      data: {
-        action_id: result.actionId,
-        action_type: check.actionType,
-        decision: result.decision,
-        reason_code: result.reasonCode,
-        agent_id: check.agentId,
-        findings: (result.findings ?? []).map((f) => ({ detector: f.detector, type: f.type, severity: f.severity })),
-        trace_id: scope.ids.traceId,
-        span_id: scope.ids.spanId,
-        ...(result.failure ? { failure: result.failure.code } : {}),
-        ...check.detail,
-      },
-    })
-    .catch(() => undefined);
   endSpan(scope.span);
   const outcome: GuardrailOutcome<PayloadOf<A>> = {
     decision: result.decision,
@@ -124,4 +102,63 @@ export async function checkGuardrail<A extends ActionType>(
   };
   if (result.findings) outcome.findings = result.findings;
   return outcome;
+}
+
+/** One decision to record, wherever it was made (here through the checker, or by a worker). */
+export interface DecisionToRecord {
+  /** The decision's own span (started by the caller, ended by it after recording). */
+  scope: Pick<SpanScope, 'span' | 'ids'>;
+  threadId: string;
+  runId: string | null;
+  decision: RecordedDecision;
+  /** Extra span / audit attributes; never content. */
+  detail?: Record<string, string>;
+  about?: DecisionSubject;
+  /** The guardrail's action id, when the decision was made here. */
+  actionId?: string;
+  /** The checker's failure code when no guardrail answered and the fail policy decided. */
+  failure?: string;
+}
+
+/**
+ * Records one decision: the call's decision list, the `guardrail_decision` event, the span's
+ * attributes and the audit record. The one recording path: the runner's own checks, a tool's
+ * `checkBoundary` and a dispatched subtask's decisions (`recordBoundaryDecisions`) all go here.
+ */
+export async function recordDecision(options: GuardrailCheckerOptions, input: DecisionToRecord): Promise<void> {
+  const { decision, scope } = input;
+  const recorded: RecordedDecision = {
+    action_type: decision.action_type,
+    decision: decision.decision,
+    reason_code: decision.reason_code,
+    agent_id: decision.agent_id,
+  };
+  if (decision.findings && decision.findings.length > 0) recorded.findings = decision.findings;
+  options.decisions.push(recorded);
+  options.onDecision?.(recorded, input.runId, input.about);
+  scope.span.setAttributes({
+    'baton.guardrail.decision': decision.decision,
+    'baton.guardrail.reason_code': decision.reason_code,
+    ...(input.actionId ? { 'baton.guardrail.action_id': input.actionId } : {}),
+  });
+  const findings = (decision.findings ?? []) as Array<Partial<Finding>>;
+  await (options.writes ?? options.store)
+    .appendAudit({
+      threadId: input.threadId,
+      runId: input.runId,
+      kind: 'guardrail_decision',
+      data: {
+        ...(input.actionId ? { action_id: input.actionId } : {}),
+        action_type: decision.action_type,
+        decision: decision.decision,
+        reason_code: decision.reason_code,
+        agent_id: decision.agent_id,
+        findings: findings.map((f) => ({ detector: f.detector, type: f.type, severity: f.severity })),
+        trace_id: scope.ids.traceId,
+        span_id: scope.ids.spanId,
+        ...(input.failure ? { failure: input.failure } : {}),
+        ...input.detail,
+      },
+    })
+    .catch(() => undefined);
 }

@@ -1,11 +1,19 @@
 import { createHash } from 'node:crypto';
-import { AgentIdSchema, HANDOFF_PROTOCOL_NAME, HANDOFF_WIRE_NAME, type BoundaryCheck, type BoundaryGuardrailCheck } from '@baton/manifest';
+import {
+  AgentIdSchema,
+  HANDOFF_PROTOCOL_NAME,
+  HANDOFF_WIRE_NAME,
+  type BoundaryCheck,
+  type BoundaryDecisionRecorder,
+  type BoundaryGuardrailCheck,
+} from '@baton/manifest';
+import { GuardrailDecisionRecordSchema, MAX_DELEGATED_TASK_DECISIONS, type GuardrailDecisionRecord } from '@baton/manifest/contracts';
 import type { Context } from '@opentelemetry/api';
 import { ToolNameError } from '../errors.js';
 import { systemToolWireName } from './tool-names.js';
 import type { JsonObject } from '../store/types.js';
 import type { AgentRunState, CallState } from './call-state.js';
-import { checkGuardrail } from './guardrails.js';
+import { checkGuardrail, recordDecision } from './guardrails.js';
 import { HANDOFF_DESCRIPTION, handoffParameters, parseHandoffArguments } from './handoff-tool.js';
 import { recordTaint, threadTaint } from './taint.js';
 import { endSpan, fetchWithTraceHeaders } from './tracing.js';
@@ -246,6 +254,7 @@ export async function executeToolCall(
         ? { idempotencyKey: toolCallKey(call.idempotencyKey, run, ordinal, spec.protocolName, effectiveArgs) }
         : {}),
       checkBoundary: boundaryCheck(call, run, scope.context, callOpen),
+      recordBoundaryDecisions: boundaryDecisionRecorder(call, run, scope.context, callOpen),
     };
     ran = { argument_names: declaredArgumentNames(spec.parameters, effectiveArgs) };
     let result: unknown;
@@ -378,6 +387,105 @@ function boundaryCheck(call: CallState, run: AgentRunState, parent: Context, cal
       failed: outcome.failed,
     };
   };
+}
+
+/**
+ * `ToolContext.recordBoundaryDecisions`: boundary decisions a tool's subtask got elsewhere (a
+ * queued delegation's worker checked them) recorded through the same `recordDecision` as
+ * `checkBoundary`'s, each on its own span under the tool call. The report is validated here too
+ * (any tool may call this): a malformed one is recorded as one BLOCK (`BOUNDARY_DECISIONS_INVALID`)
+ * and answered false, so nothing it held is recorded as if a guardrail had said it.
+ */
+function boundaryDecisionRecorder(
+  call: CallState,
+  run: AgentRunState,
+  parent: Context,
+  callOpen: { open: boolean },
+): BoundaryDecisionRecorder {
+  return async (given) => {
+    // Past its call there is no span or run to record into: refused (the tool fails closed).
+    if (!callOpen.open) return false;
+    const report = snapshotDecisionReport(given);
+    const checked = report === undefined ? 'its fields cannot be read' : validDecisions(report);
+    const subject =
+      report !== undefined &&
+      typeof report.subject === 'string' &&
+      BOUNDARY_SUBJECT.test(report.subject) &&
+      report.subject.length <= MAX_BOUNDARY_NAME
+        ? report.subject
+        : undefined;
+    const depth = report !== undefined && Number.isSafeInteger(report.depth) && report.depth >= 0 ? report.depth : undefined;
+    const about = { boundary: 'delegation' as const, ...(subject ? { subject } : {}), ...(depth !== undefined ? { depth } : {}) };
+    const detail: Record<string, string> = {
+      'baton.boundary': 'delegation',
+      ...(subject ? { 'baton.subagent': subject } : {}),
+      ...(depth !== undefined ? { 'baton.delegation.depth': String(depth) } : {}),
+      // Decided by the worker's checker, not this runner's: the audit says so.
+      'baton.decision.origin': 'dispatched',
+    };
+    const record = async (decision: GuardrailDecisionRecord) => {
+      const scope = call.tracing.start(`baton.guardrail ${decision.action_type}`, parent, {
+        'baton.guardrail.action_type': decision.action_type,
+        'baton.agent.id': decision.agent_id,
+        'baton.thread.id': call.threadId,
+        ...detail,
+      });
+      await recordDecision(call.guard, { scope, threadId: call.threadId, runId: run.runId, decision, detail, about });
+      endSpan(scope.span);
+    };
+    if (typeof checked === 'string' || report === undefined) {
+      const agentId = subject && AgentIdSchema.safeParse(subject).success ? subject : 'unknown';
+      await record({ action_type: 'AGENT_RESPONSE', decision: 'BLOCK', reason_code: BOUNDARY_DECISIONS_INVALID, agent_id: agentId });
+      return false;
+    }
+    for (const d of checked) await record(d);
+    return true;
+  };
+}
+
+/** The reason code recorded (as a BLOCK) in place of a malformed `recordBoundaryDecisions` report. */
+const BOUNDARY_DECISIONS_INVALID = 'BOUNDARY_DECISIONS_INVALID';
+
+/** The report's fields and decisions copied once, or undefined when reading one throws. */
+function snapshotDecisionReport(
+  report: Parameters<BoundaryDecisionRecorder>[0],
+): { decisions: unknown[]; boundary: unknown; subject: unknown; depth: number } | undefined {
+  if (typeof report !== 'object' || report === null) return undefined;
+  try {
+    const { decisions, boundary, subject, depth } = report;
+    // A structured clone: what is validated is what is recorded (no getters, no later mutation).
+    return {
+      decisions: Array.isArray(decisions) ? (structuredClone(decisions) as unknown[]) : (decisions as never),
+      boundary,
+      subject,
+      depth,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The report's decisions as validated records, or what is wrong with the report. */
+function validDecisions(report: {
+  decisions: unknown;
+  boundary: unknown;
+  subject: unknown;
+  depth: unknown;
+}): GuardrailDecisionRecord[] | string {
+  if (report.boundary !== 'delegation') return "boundary must be 'delegation'";
+  if (typeof report.subject !== 'string' || report.subject.length > MAX_BOUNDARY_NAME || !BOUNDARY_SUBJECT.test(report.subject))
+    return 'subject must be a skill name or an agent id';
+  if (typeof report.depth !== 'number' || !Number.isSafeInteger(report.depth) || report.depth < 0)
+    return 'depth must be a non-negative integer';
+  if (!Array.isArray(report.decisions)) return 'decisions must be an array';
+  if (report.decisions.length > MAX_DELEGATED_TASK_DECISIONS) return `at most ${MAX_DELEGATED_TASK_DECISIONS} decisions`;
+  const out: GuardrailDecisionRecord[] = [];
+  for (const [i, d] of report.decisions.entries()) {
+    const parsed = GuardrailDecisionRecordSchema.safeParse(d);
+    if (!parsed.success) return `decisions[${i}] is not a guardrail decision record`;
+    out.push(parsed.data);
+  }
+  return out;
 }
 
 /** The reason code of a boundary check a tool asked for wrongly (recorded as a BLOCK). */

@@ -59,6 +59,7 @@ export function registry(manifests: AgentManifestLike[], batonYml?: string): Age
  */
 export function oneCallRunner(options: { agent: string; tool: string; args?: Record<string, unknown> }) {
   const guard = scriptedGuardrail(() => undefined);
+  const store = createMemoryThreadStore();
   let turn = 0;
   const models = createScriptedModel({
     script: () => (++turn === 1 ? { toolCalls: [{ name: options.tool, arguments: options.args ?? {} }] } : { message: 'Done.' }),
@@ -67,9 +68,9 @@ export function oneCallRunner(options: { agent: string; tool: string; args?: Rec
     registry: registry([manifest(options.agent)]),
     tools: {},
     guardrails: guard.validator,
-    store: createMemoryThreadStore(),
+    store,
     modelProvider: models.provider,
     logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
   });
-  return { runner, guard };
+  return { runner, guard, store };
 }

@@ -1,6 +1,8 @@
 import { ResponsePackageSchema } from '@baton/manifest';
 import type { ResponsePackage } from '@baton/manifest';
+import { DelegatedTaskResultSchema, type GuardrailDecisionRecord } from '@baton/manifest/contracts';
 import { SkillsInputError } from '../errors.js';
+import { guardrailAgentId } from './guardrail-checks.js';
 import { failure } from './outcome.js';
 import { checkPayloadBounds } from './payload.js';
 import { callSignal, messageOf } from './runtime.js';
@@ -83,16 +85,88 @@ async function dispatchTask(
       subagent_type: target,
     });
   }
-  const parsed = ResponsePackageSchema.safeParse(result);
+  return acceptResult(rt, { scope, ctx, target }, result);
+}
+
+/** The reason code of the BLOCK the delegating run records when a task's decisions cannot be read. */
+export const DISPATCHED_DECISIONS_INVALID = 'DISPATCHED_DECISIONS_INVALID';
+
+const issuesOf = (issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>) =>
+  issues
+    .slice(0, 5)
+    .map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`)
+    .join('; ');
+
+/**
+ * What came back from elsewhere crossed a process boundary: it is validated whole, and its
+ * boundary decisions are recorded on the delegating run through `recordBoundaryDecisions` (the
+ * runner's one recording path, the same as `checkBoundary`'s). Fails closed: decisions that cannot
+ * be read are recorded as one BLOCK and the task is a FAILURE (`ERR_INVALID_TASK_RESULT`), as is a
+ * result whose decisions the run would not record, or whose response is not a FAILURE although one of
+ * its decisions is a BLOCK — a BLOCK made there never turns into an ALLOW here.
+ */
+async function acceptResult(
+  rt: DelegationRuntime,
+  { scope, ctx, target }: Pick<DelegationCall, 'scope' | 'ctx' | 'target'>,
+  result: unknown,
+): Promise<ResponsePackage> {
+  const depth = scope.depth + 1;
+  const record = async (decisions: GuardrailDecisionRecord[]): Promise<boolean> => {
+    // Outside a run (delegate() called directly) there is nothing to record into, as in-process.
+    if (!ctx.recordBoundaryDecisions) return true;
+    try {
+      return (await ctx.recordBoundaryDecisions({ decisions, boundary: 'delegation', subject: target, depth })) === true;
+    } catch (err) {
+      rt.log.warn('recording a dispatched task’s guardrail decisions failed', { subagent: target, error: messageOf(err) });
+      return false;
+    }
+  };
+  const parsed = DelegatedTaskResultSchema.safeParse(result);
   if (!parsed.success) {
-    const issues = parsed.error.issues
-      .slice(0, 5)
-      .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
-      .join('; ');
-    rt.log.warn('task dispatcher returned garbage', { subagent: target });
-    return failure('ERR_TOOL_FAILURE', `the task dispatcher returned something that is not a ResponsePackage for ${target}: ${issues}`, {
-      subagent_type: target,
-    });
+    const decisionsOnly = DelegatedTaskResultSchema.shape.guardrail_decisions.safeParse(
+      typeof result === 'object' && result !== null ? (result as { guardrail_decisions?: unknown }).guardrail_decisions : undefined,
+    );
+    const responseOnly = ResponsePackageSchema.safeParse(
+      typeof result === 'object' && result !== null ? (result as { response?: unknown }).response : undefined,
+    );
+    const extraKeys =
+      typeof result === 'object' && result !== null && Object.keys(result).some((k) => k !== 'response' && k !== 'guardrail_decisions');
+    if (decisionsOnly.success && !responseOnly.success && !extraKeys) {
+      // The decisions are sound evidence of the checks made there: recorded, then the usual failure.
+      await record(decisionsOnly.data);
+      rt.log.warn('task dispatcher returned garbage', { subagent: target });
+      return failure(
+        'ERR_TOOL_FAILURE',
+        `the task dispatcher returned something that is not a ResponsePackage for ${target}: ${issuesOf(responseOnly.error.issues)}`,
+        { subagent_type: target },
+      );
+    }
+    await record([
+      { action_type: 'AGENT_RESPONSE', decision: 'BLOCK', reason_code: DISPATCHED_DECISIONS_INVALID, agent_id: guardrailAgentId(target) },
+    ]);
+    rt.log.warn('task dispatcher returned a malformed task result', { subagent: target });
+    return failure(
+      'ERR_INVALID_TASK_RESULT',
+      `the task dispatcher's result for ${target} is not a task result ({ response, guardrail_decisions }), so its guardrail decisions cannot be recorded; blocked (fail closed): ${issuesOf(parsed.error.issues)}`,
+      { subagent_type: target },
+    );
   }
-  return parsed.data;
+  if (!(await record(parsed.data.guardrail_decisions))) {
+    return failure(
+      'ERR_INVALID_TASK_RESULT',
+      `the guardrail decisions of the task run elsewhere for ${target} could not be recorded on this run; blocked (fail closed)`,
+      { subagent_type: target },
+    );
+  }
+  // A BLOCK at the subagent's boundary ends the task with a FAILURE where it runs (guard-boundary):
+  // a result that says otherwise contradicts its own decisions and is not let through.
+  if (parsed.data.response.status !== 'FAILURE' && parsed.data.guardrail_decisions.some((d) => d.decision === 'BLOCK')) {
+    rt.log.warn('a dispatched task reported a guardrail BLOCK with a non-FAILURE result', { subagent: target });
+    return failure(
+      'ERR_INVALID_TASK_RESULT',
+      `the task run elsewhere for ${target} answered ${parsed.data.response.status} although a guardrail blocked it there; blocked (fail closed)`,
+      { subagent_type: target },
+    );
+  }
+  return parsed.data.response;
 }

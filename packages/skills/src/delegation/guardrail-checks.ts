@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createGuardrailChecker, type GuardrailChecker } from '@baton/guardrail-client';
 import type { BoundaryGuardrailCheck, GuardrailValidator } from '@baton/manifest';
+import type { GuardrailDecisionRecord } from '@baton/manifest/contracts';
 import { SkillsConfigError } from '../errors.js';
 
 const AGENT_ID = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
@@ -54,10 +55,48 @@ export interface TextCheckOptions {
 }
 
 /**
+ * A boundary check through the delegation's own checker (no run to record into): it builds the
+ * request, bounds it in time, verifies the answer and applies the fail policy. With `sink`, each
+ * decision is also kept as the record a run would list, so a dispatched task's worker can hand
+ * its decisions back to the delegating run (`runDelegated`'s `guardrail_decisions`).
+ */
+export function checkerBoundaryCheck(
+  checker: GuardrailChecker,
+  opts: { threadId?: string; traceparent?: string },
+  sink?: GuardrailDecisionRecord[],
+): BoundaryGuardrailCheck {
+  return async (check) => {
+    const r = await checker.check({
+      actionType: check.actionType,
+      payload: check.payload,
+      sourceAgentId: check.agentId,
+      threadId: opts.threadId ?? `delegation-${randomUUID()}`,
+      trace: traceFrom(opts.traceparent),
+      ...(opts.traceparent ? { headers: { traceparent: opts.traceparent } } : {}),
+      ...(check.signal ? { signal: check.signal } : {}),
+    });
+    sink?.push({
+      action_type: check.actionType,
+      decision: r.decision,
+      reason_code: r.reasonCode,
+      agent_id: check.agentId,
+      ...(r.findings && r.findings.length > 0 ? { findings: r.findings } : {}),
+    });
+    return {
+      decision: r.decision,
+      reasonCode: r.reasonCode,
+      reasonMessage: r.reasonMessage,
+      payload: r.payload,
+      failed: r.failure !== undefined,
+    };
+  };
+}
+
+/**
  * Runs an AGENT_INPUT or AGENT_RESPONSE check at a subagent's boundary. Inside a run it goes
  * through the runner's `checkBoundary`, which calls the runner's checker and records the decision
- * like the run's own; outside one, through the checker (which builds the request, bounds it in
- * time, verifies the answer and applies the fail policy). Either way one checker decides.
+ * like the run's own; on a worker running a dispatched task, through a check that keeps the
+ * decisions for the delegating run; otherwise through the checker. Either way one checker decides.
  */
 export async function checkText(
   checker: GuardrailChecker,
@@ -66,27 +105,16 @@ export async function checkText(
   text: string,
   opts: TextCheckOptions,
 ): Promise<TextCheck> {
-  const res = opts.checkBoundary
-    ? await opts.checkBoundary({
-        actionType,
-        payload: text,
-        agentId: guardrailAgentId(agent),
-        boundary: 'delegation',
-        subject: agent,
-        depth: opts.depth,
-        ...(opts.signal ? { signal: opts.signal } : {}),
-      })
-    : await checker
-        .check({
-          actionType,
-          payload: text,
-          sourceAgentId: guardrailAgentId(agent),
-          threadId: opts.threadId ?? `delegation-${randomUUID()}`,
-          trace: traceFrom(opts.traceparent),
-          ...(opts.traceparent ? { headers: { traceparent: opts.traceparent } } : {}),
-          ...(opts.signal ? { signal: opts.signal } : {}),
-        })
-        .then((r) => ({ ...r, failed: r.failure !== undefined }));
+  const check = opts.checkBoundary ?? checkerBoundaryCheck(checker, opts);
+  const res = await check({
+    actionType,
+    payload: text,
+    agentId: guardrailAgentId(agent),
+    boundary: 'delegation',
+    subject: agent,
+    depth: opts.depth,
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  });
   if (res.decision === 'ALLOW') return { ok: true, text, modified: false };
   if (res.decision === 'MODIFY') return { ok: true, text: res.payload, modified: true };
   const closed = res.failed ? ' (fail closed)' : '';

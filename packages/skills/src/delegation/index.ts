@@ -36,6 +36,7 @@ export type {
   SpawnJson,
   TaskDispatcher,
   DelegatedTask,
+  DelegatedTaskResult,
   DelegatedTaskContext,
   DelegationScope,
   EditLedger,

@@ -2,8 +2,10 @@ import type { GuardrailChecker } from '@baton/guardrail-client';
 import type { GuardrailValidator, ResponsePackage, SkillPackage } from '@baton/manifest';
 import type {
   BatonLogger,
+  BoundaryDecisionRecorder,
   BoundaryGuardrailCheck,
   DelegatedTask,
+  DelegatedTaskResult,
   EditLedgerEntry,
   SubagentRunner,
   SystemTool,
@@ -48,17 +50,28 @@ export interface DelegationContext {
    * they go through this delegation's checker.
    */
   checkBoundary?: BoundaryGuardrailCheck;
+  /**
+   * The runner's recorder (its `ToolContext.recordBoundaryDecisions`): a dispatched task's
+   * boundary decisions, made by the worker's checker, are recorded through it exactly like
+   * `checkBoundary`'s. Without it (outside a run) they are validated and not recorded.
+   */
+  recordBoundaryDecisions?: BoundaryDecisionRecorder;
 }
 
 /** The delegated task, its scope and context: the one contracts, from `@baton/manifest/contracts`. */
 export type { DelegatedTask, DelegatedTaskContext, DelegationScope } from '@baton/manifest/contracts';
 
 /**
- * Sends a task to run elsewhere and resolves to its ResponsePackage (what `runDelegated` returned
- * there). Should honour `signal` (the parent was cancelled). Throwing, or resolving to anything
- * that is not a ResponsePackage, becomes a FAILURE / ERR_TOOL_FAILURE package.
+ * Sends a task to run elsewhere and resolves to its result (what `runDelegated` returned there:
+ * the ResponsePackage and the boundary decisions made on the way). Should honour `signal` (the
+ * parent was cancelled). Throwing, or resolving to a result whose `response` is not a
+ * ResponsePackage, becomes a FAILURE / ERR_TOOL_FAILURE package; a result whose decisions cannot
+ * be read (or recorded) becomes FAILURE / ERR_INVALID_TASK_RESULT (fail closed).
  */
-export type TaskDispatcher = (task: DelegatedTask, options: { signal?: AbortSignal }) => Promise<ResponsePackage>;
+export type TaskDispatcher = (task: DelegatedTask, options: { signal?: AbortSignal }) => Promise<DelegatedTaskResult>;
+
+/** What running a task elsewhere answers: the one contract, from `@baton/manifest/contracts`. */
+export type { DelegatedTaskResult } from '@baton/manifest/contracts';
 
 /** One edit-ledger record: the one contracts, from `@baton/manifest/contracts`. */
 export type { EditLedgerEntry, EditLedgerFile } from '@baton/manifest/contracts';
@@ -226,8 +239,10 @@ export interface Delegation {
    * Runs a dispatched task here, as `delegate()` would have with the task's scope (in-process
    * subagents inherit it, and their own `delegate_task` calls go through `dispatch` again). Never
    * dispatches the task itself. Never rejects: malformed tasks and requests are FAILURE packages.
+   * Resolves to the ResponsePackage and the task's boundary decisions (its subagent's input and
+   * yields, checked with this delegation's checker) for the delegating run to record.
    */
-  runDelegated(task: DelegatedTask, options?: { signal?: AbortSignal }): Promise<ResponsePackage>;
+  runDelegated(task: DelegatedTask, options?: { signal?: AbortSignal }): Promise<DelegatedTaskResult>;
   /** Cancels every running subagent and waits for them to end. */
   shutdown(): Promise<void>;
   /**

@@ -2,7 +2,14 @@
 // (as job data would be) and runs it with `runDelegated` on worker delegation instances, and a
 // scripted SubagentRunner whose agents may call `delegate_task` themselves.
 import type { ResponsePackage } from '@baton/manifest';
-import type { DelegatedTask, Delegation, SubagentRunner, SubagentRunRequest, TaskDispatcher } from '../../src/index.js';
+import type {
+  DelegatedTask,
+  DelegatedTaskResult,
+  Delegation,
+  SubagentRunner,
+  SubagentRunRequest,
+  TaskDispatcher,
+} from '../../src/index.js';
 
 export interface FakeQueue {
   dispatch: TaskDispatcher;
@@ -24,7 +31,7 @@ export function fakeQueue(workers: () => Delegation[]): FakeQueue {
     const i = next++ % pool.length;
     ranOn.push(i);
     const result = await (pool[i] as Delegation).runDelegated(wire, signal ? { signal } : {});
-    return JSON.parse(JSON.stringify(result)) as ResponsePackage;
+    return JSON.parse(JSON.stringify(result)) as DelegatedTaskResult;
   };
   return { dispatch, jobs, ranOn };
 }

@@ -142,6 +142,7 @@ export {
   type WriteBatchOptions,
   type MergeStateOptions,
   type SaveSuspendedRunOptions,
+  type TakeSuspendedRunOptions,
 } from './store/index.js';
 
 // models (H5b): the offline scripted model, OpenAI / OpenAI-compatible resolution.

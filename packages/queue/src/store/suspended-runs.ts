@@ -21,7 +21,9 @@ redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
 redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
 return 1
 `;
+// KEYS[3] / ARGV[2]: with fencing, the thread's lock key and the value the holder set (else '').
 const TAKE = `
+if ARGV[2] ~= '' and redis.call('GET', KEYS[3]) ~= ARGV[2] then return -1 end
 local v = redis.call('HGET', KEYS[1], ARGV[1])
 if not v then return false end
 redis.call('HDEL', KEYS[1], ARGV[1])
@@ -89,12 +91,25 @@ export function redisSuspendedRuns(ctx: {
         return texts.map(parse).sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
       });
     },
-    async takeSuspendedRun(runId) {
+    async takeSuspendedRun(runId, options) {
       checkId(runId, 'run id');
+      const fence = ctx.fence(options?.lock, 'takeSuspendedRun');
       return op('takeSuspendedRun', async () => {
         const threadId = (await redis.call('hget', [indexKey, runId])) as string | null;
-        if (typeof threadId !== 'string') return undefined;
-        const text = (await redis.call('eval', [TAKE, 2, suspendedKey(threadId), indexKey, runId])) as string | null;
+        // Without a record there is nothing to take, but a lost lock is still reported.
+        if (typeof threadId !== 'string' && !fence) return undefined;
+        // As in SAVE: a held lock always has a value; a missing one is a value no key holds.
+        const lockValue = fence ? (ctx.lockValueOf(fence.token) ?? '["",""]') : '';
+        const text = (await redis.call('eval', [
+          TAKE,
+          3,
+          suspendedKey(typeof threadId === 'string' ? threadId : fence!.threadId),
+          indexKey,
+          keys.lock(fence?.threadId ?? (threadId as string)),
+          runId,
+          lockValue,
+        ])) as string | number | null;
+        if (text === -1 || text === '-1') throw new LockLostError(fence!.threadId);
         return typeof text === 'string' ? parse(text) : undefined;
       });
     },

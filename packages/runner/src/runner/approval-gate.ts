@@ -2,7 +2,7 @@
 // expired, taking it (one winner), and keeping new runs off a thread that waits. runner.ts holds
 // one instance and calls it from `submitApprovals` and under the thread lock.
 import { TERMINAL_RUN_STATUSES } from '../store/rules.js';
-import type { RunRecord, SuspendedRun, ThreadStore } from '../store/types.js';
+import type { RunRecord, StoreWrite, SuspendedRun, ThreadLock, ThreadStore } from '../store/types.js';
 import { approvalStore } from './approval-flow.js';
 import {
   ApprovalConflictError,
@@ -45,7 +45,7 @@ export class ApprovalGate {
 
   /**
    * Checks a `submitApprovals` request before any lock: the run exists and is the caller's
-   * tenant's, waits, has not expired (an expired one is closed now) and the decisions fit it.
+   * tenant's, waits and the decisions fit it (an expired one is closed by `claim`).
    */
   async prepare(request: SubmitApprovalsRequest): Promise<{ record: RunRecord; plan: ResumePlan }> {
     if (!request || typeof request !== 'object') throw new ApprovalDecisionError('submitApprovals(request): request object is required');
@@ -75,24 +75,40 @@ export class ApprovalGate {
       );
     }
     const decisions = checkDecisions(request.decisions, suspended.approvals);
-    if (this.isExpired(suspended)) {
-      if (!(await this.expire(suspended))) throw takenByOther(runId);
-      throw new ApprovalExpiredError(runId, suspended.expiresAt);
-    }
+    // An expired run is closed by `claim`, under the thread lock: its writes are fenced like every
+    // other write of the thread, and the lock keeps two closers apart.
     return { record, plan: { runId, decisions, decidedBy: request.auth?.subject } };
   }
 
-  /** Takes an expired paused run out of the store and records it `expired`; false when another call took it first. */
-  private async expire(suspended: SuspendedRun): Promise<boolean> {
-    const taken = await approvalStore(this.options.store)?.takeSuspendedRun(suspended.runId);
-    if (!taken) return false;
-    await this.options.store.updateRun(suspended.runId, { status: 'expired', error: expiredError(suspended.expiresAt) });
-    await this.options.store.appendAudit({
-      threadId: suspended.threadId,
-      runId: suspended.runId,
+  /**
+   * Under the thread lock: takes an expired paused run out of the store and records it `expired`
+   * (status and audit); false when its record was gone already. The three writes are one batch
+   * fenced by `lock` where the store batches, so a caller that lost its lock changes nothing and
+   * never leaves the record taken but the run not closed; otherwise the take is fenced.
+   */
+  private async expire(suspended: SuspendedRun, lock: ThreadLock): Promise<boolean> {
+    const { store } = this.options;
+    const { runId, threadId } = suspended;
+    const status = { status: 'expired' as const, error: expiredError(suspended.expiresAt) };
+    const audit = {
+      threadId,
+      runId,
       kind: 'approval_expired',
       data: { expires_at: suspended.expiresAt, approvals: suspended.approvals.map((a) => a.id) },
-    });
+    };
+    if (store.writeBatch) {
+      const writes: StoreWrite[] = [
+        { op: 'deleteSuspendedRun', threadId, runId },
+        { op: 'updateRun', runId, input: status },
+        { op: 'appendAudit', record: audit },
+      ];
+      await store.writeBatch(writes, { lock });
+      return true;
+    }
+    const taken = await approvalStore(store)?.takeSuspendedRun(runId, { lock });
+    if (!taken) return false;
+    await store.updateRun(runId, status);
+    await store.appendAudit(audit);
     return true;
   }
 
@@ -104,17 +120,17 @@ export class ApprovalGate {
    * lock is what keeps two resumes apart. Decisions that an earlier, unfinished resume already
    * recorded on the thread must be repeated as they were: its approved tools may have run.
    */
-  async claim(threadId: string, plan: ResumePlan): Promise<SuspendedRun> {
+  async claim(threadId: string, plan: ResumePlan, lock: ThreadLock): Promise<SuspendedRun> {
     const store = approvalStore(this.options.store);
     const suspended = await store?.getSuspendedRun(plan.runId);
     if (!store || !suspended || suspended.threadId !== threadId) throw takenByOther(plan.runId);
     const run = await store.getRun(plan.runId);
     if (run?.status !== 'requires_action') {
-      if (run && TERMINAL_RUN_STATUSES.includes(run.status)) await store.takeSuspendedRun(plan.runId);
+      if (run && TERMINAL_RUN_STATUSES.includes(run.status)) await store.takeSuspendedRun(plan.runId, { lock });
       throw takenByOther(plan.runId);
     }
     if (this.isExpired(suspended)) {
-      if (!(await this.expire(suspended))) throw takenByOther(plan.runId);
+      if (!(await this.expire(suspended, lock))) throw takenByOther(plan.runId);
       throw new ApprovalExpiredError(suspended.runId, suspended.expiresAt);
     }
     try {
@@ -148,14 +164,14 @@ export class ApprovalGate {
   }
 
   /** Under the thread lock: a paused run blocks new runs on its thread until decided; an expired one is closed. */
-  async refuseWhileAwaiting(threadId: string): Promise<void> {
+  async refuseWhileAwaiting(threadId: string, lock: ThreadLock): Promise<void> {
     const store = approvalStore(this.options.store);
     if (!store) return;
     for (const suspended of await store.listSuspendedRuns(threadId)) {
       const status = (await store.getRun(suspended.runId))?.status;
       // Left behind by a run that finished: nothing waits.
-      if (status && TERMINAL_RUN_STATUSES.includes(status)) await store.takeSuspendedRun(suspended.runId);
-      else if (this.isExpired(suspended)) await this.expire(suspended);
+      if (status && TERMINAL_RUN_STATUSES.includes(status)) await store.takeSuspendedRun(suspended.runId, { lock });
+      else if (this.isExpired(suspended)) await this.expire(suspended, lock);
       else throw new ThreadAwaitingApprovalError(threadId, suspended.runId);
     }
   }

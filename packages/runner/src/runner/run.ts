@@ -3,7 +3,7 @@ import { AgentNotFoundError, RunTimeoutError, toErrorInfo } from '../errors.js';
 import type { RegisteredAgent } from '../registry/types.js';
 import { ACTIVE_RUN_STATUSES, RUNNER_CRASHED, ThreadNotFoundError } from '../store/index.js';
 import { ABANDONED_RUN_MESSAGE } from '../store/rules.js';
-import type { AcquireLockOptions, ThreadLock } from '../store/types.js';
+import type { AcquireLockOptions, RunRecord, ThreadLock, UpdateRunInput } from '../store/types.js';
 import type { ResumePlan } from './approval-gate.js';
 import { ApprovalError, ApprovalsUnsupportedError } from './approvals.js';
 import { ChainInterrupted, runChain, type ChainOutcome, type ChainProgress } from './chain.js';
@@ -111,9 +111,9 @@ async function execute(
     try {
       // A thread this call just created under a store-generated id, or created locked, has no
       // runs (nobody else could run on it yet): nothing abandoned to look for, one read saved.
-      if (!ensured.freshGeneratedId) await failAbandonedRuns(ctx, { threadId });
-      if (resume) resume.suspended = await ctx.approvalGate.claim(threadId, resume);
-      else if (!ensured.freshGeneratedId) await ctx.approvalGate.refuseWhileAwaiting(threadId);
+      if (!ensured.freshGeneratedId) await failAbandonedRuns(ctx, { threadId, lock });
+      if (resume) resume.suspended = await ctx.approvalGate.claim(threadId, resume, lock);
+      else if (!ensured.freshGeneratedId) await ctx.approvalGate.refuseWhileAwaiting(threadId, lock);
       const writes = new WriteBuffer(ctx.store, lock);
       let outcome: ChainOutcome;
       try {
@@ -183,21 +183,34 @@ function warnReleaseFailed(ctx: RunnerContext, threadId: string, error: unknown)
  * to a process that died (its lease expired): record it as crashed before starting again. One
  * that still has its suspended record died resuming after approvals (the record goes only with
  * the resumed run's final commit): it waits again, so its decisions can be submitted again.
+ * Fenced by `lock` in one batch where the store batches: a caller that lost the lock since taking
+ * it (its lease ran out, another owner took the thread) changes none of them.
  */
-async function failAbandonedRuns(ctx: RunnerContext, { threadId }: { threadId: string }): Promise<void> {
+async function failAbandonedRuns(ctx: RunnerContext, { threadId, lock }: { threadId: string; lock: ThreadLock }): Promise<void> {
   const stale = (await ctx.store.listRuns(threadId)).filter((r) => ACTIVE_RUN_STATUSES.includes(r.status));
-  for (const r of stale) {
-    if (r.status === 'in_progress' && (await ctx.store.getSuspendedRun?.(r.id))) {
-      await ctx.store.updateRun(r.id, { status: 'requires_action', error: null });
-      ctx.logger.warn('a run resumed after approvals was abandoned by a dead process; it waits for approval again', {
-        thread_id: threadId,
-        run_id: r.id,
-        agent_id: r.agentId,
-      });
-      continue;
-    }
-    await ctx.store.updateRun(r.id, { status: 'failed', error: { code: RUNNER_CRASHED, message: ABANDONED_RUN_MESSAGE } });
-    ctx.logger.warn('marked a run abandoned by a dead process as failed', { thread_id: threadId, run_id: r.id, agent_id: r.agentId });
+  if (stale.length === 0) return;
+  const updates: Array<{ run: RunRecord; input: UpdateRunInput }> = [];
+  for (const run of stale) {
+    const waits = run.status === 'in_progress' && (await ctx.store.getSuspendedRun?.(run.id)) !== undefined;
+    updates.push({
+      run,
+      input: waits
+        ? { status: 'requires_action', error: null }
+        : { status: 'failed', error: { code: RUNNER_CRASHED, message: ABANDONED_RUN_MESSAGE } },
+    });
+  }
+  if (ctx.store.writeBatch)
+    await ctx.store.writeBatch(
+      updates.map(({ run, input }) => ({ op: 'updateRun', runId: run.id, input })),
+      { lock },
+    );
+  // A store without batches has no fenced updateRun: the lock was checked when taken, moments ago.
+  else for (const { run, input } of updates) await ctx.store.updateRun(run.id, input);
+  for (const { run, input } of updates) {
+    const fields = { thread_id: threadId, run_id: run.id, agent_id: run.agentId };
+    if (input.status === 'requires_action')
+      ctx.logger.warn('a run resumed after approvals was abandoned by a dead process; it waits for approval again', fields);
+    else ctx.logger.warn('marked a run abandoned by a dead process as failed', fields);
   }
 }
 

@@ -32,6 +32,7 @@ export type {
   WriteBatchOptions,
   MergeStateOptions,
   SaveSuspendedRunOptions,
+  TakeSuspendedRunOptions,
   PendingApproval,
   SuspendedRun,
   SaveSuspendedRunInput,

@@ -110,9 +110,13 @@ export function memorySuspendedRuns(ctx: {
       checkId(threadId, 'thread id');
       return [...byRun.values()].filter((r) => r.threadId === threadId).map(copy);
     },
-    async takeSuspendedRun(runId) {
+    async takeSuspendedRun(runId, options) {
       ctx.open('takeSuspendedRun');
-      const record = byRun.get(checkId(runId, 'run id'));
+      const id = checkId(runId, 'run id');
+      const fence = ctx.fence(options?.lock, 'takeSuspendedRun');
+      // Checked with the take, nothing awaited in between: a lost lock takes nothing.
+      if (fence && !ctx.holdsLock(fence.threadId, fence.token)) throw new LockLostError(fence.threadId);
+      const record = byRun.get(id);
       if (!record) return undefined;
       byRun.delete(runId);
       return copy(record);
@@ -169,7 +173,9 @@ export function sqliteSuspendedRuns(ctx: {
     stmt.upsert.run(input.runId, input.threadId, input.state, JSON.stringify(input.approvals), at, input.expiresAt);
     return { ...input, createdAt: at };
   });
-  const take = db.transaction((runId: string): SuspendedRun | undefined => {
+  const take = db.transaction((runId: string, fence: LockFence | undefined): SuspendedRun | undefined => {
+    // Fencing, in the same transaction as the delete.
+    if (fence && !ctx.holdsLock(fence.threadId, fence.token)) throw new LockLostError(fence.threadId);
     const row = stmt.get.get(runId);
     if (!row) return undefined;
     stmt.delete.run(runId);
@@ -191,9 +197,10 @@ export function sqliteSuspendedRuns(ctx: {
       checkId(threadId, 'thread id');
       return op('listSuspendedRuns', () => stmt.list.all(threadId).map(fromRow));
     },
-    async takeSuspendedRun(runId) {
+    async takeSuspendedRun(runId, options) {
       checkId(runId, 'run id');
-      return op('takeSuspendedRun', () => take.immediate(runId));
+      const fence = ctx.fence(options?.lock, 'takeSuspendedRun');
+      return op('takeSuspendedRun', () => take.immediate(runId, fence));
     },
   };
 }

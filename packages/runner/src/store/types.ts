@@ -120,6 +120,15 @@ export interface SaveSuspendedRunOptions {
   lock?: ThreadLock;
 }
 
+/** Options of {@link ThreadStore.takeSuspendedRun}. */
+export interface TakeSuspendedRunOptions {
+  /**
+   * Fencing, as {@link WriteBatchOptions.lock}: a lost lock is `STORE_LOCK_LOST` and nothing is
+   * taken (the record stays). Checked in the same atomic step as the take.
+   */
+  lock?: ThreadLock;
+}
+
 /** Options of {@link ThreadStore.writeBatch}. */
 export interface WriteBatchOptions {
   /**
@@ -251,7 +260,7 @@ export interface ThreadStore {
    * Optional: removes and returns the suspended run of `runId` in one atomic step, so of several
    * concurrent callers exactly one gets it (the others get undefined).
    */
-  takeSuspendedRun?(runId: string): Promise<SuspendedRun | undefined>;
+  takeSuspendedRun?(runId: string, options?: TakeSuspendedRunOptions): Promise<SuspendedRun | undefined>;
   /**
    * Optional: creates a thread and takes its lock in ONE atomic change (one commit instead of
    * two for a runner starting on a new thread). Same validation as the two methods.

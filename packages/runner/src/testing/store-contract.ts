@@ -781,7 +781,7 @@ export function describeThreadStoreContract(name: string, factory: StoreFactory,
           ).rejects.toBeInstanceOf(InvalidStoreInputError);
       });
 
-      it('fences single state writes and suspended-run saves made with a lock that was lost', async () => {
+      it('fences single state writes and suspended-run saves and takes made with a lock that was lost', async () => {
         const thread = await store.createThread({ state: { v: 0 } });
         const run = await store.createRun(thread.id, { agentId: 'io.baton.a', agentVersion: '1', status: 'requires_action' });
         const stale = await store.acquireThreadLock(thread.id, { owner: 'stale', leaseMs: LEASE_MS, autoRenew: false });
@@ -807,6 +807,11 @@ export function describeThreadStoreContract(name: string, factory: StoreFactory,
         await expect(store.mergeState(thread.id, { v: 'stale' }, { lock: stale, idempotencyKey: 'k2' })).rejects.toMatchObject(lost);
         if (store.replaceState) await expect(store.replaceState(thread.id, { v: 'stale' }, { lock: stale })).rejects.toMatchObject(lost);
         if (store.saveSuspendedRun) await expect(store.saveSuspendedRun(suspended('stale'), { lock: stale })).rejects.toMatchObject(lost);
+        if (store.takeSuspendedRun) {
+          await expect(store.takeSuspendedRun(run.id, { lock: stale })).rejects.toMatchObject(lost);
+          // Refused even when there is no record to take: the caller learns it lost the lock.
+          await expect(store.takeSuspendedRun('run_none', { lock: stale })).rejects.toMatchObject(lost);
+        }
         // Nothing changed: state, updatedAt, the idempotency key (still free) and the suspended record.
         expect(await store.getThread(thread.id)).toEqual(before);
         if (store.getSuspendedRun) expect((await store.getSuspendedRun(run.id))?.state).toBe('held');
@@ -814,11 +819,20 @@ export function describeThreadStoreContract(name: string, factory: StoreFactory,
         expect(await store.mergeState(thread.id, { w: 1 }, { lock: taken, idempotencyKey: 'k2' })).toMatchObject({ w: 1 });
         if (store.saveSuspendedRun) await store.saveSuspendedRun(suspended('new'), { lock: taken });
         if (store.getSuspendedRun) expect((await store.getSuspendedRun(run.id))?.state).toBe('new');
+        // The new holder's fenced take applies (and returns what the unfenced one returns).
+        if (store.takeSuspendedRun && store.saveSuspendedRun) {
+          expect((await store.takeSuspendedRun(run.id, { lock: taken }))?.state).toBe('new');
+          expect(await store.takeSuspendedRun(run.id, { lock: taken })).toBeUndefined();
+          await store.saveSuspendedRun(suspended('new'), { lock: taken });
+        }
         // A lock this store did not hand out, or released, is refused before anything is written.
         const foreign = { threadId: thread.id, owner: 'x', release: async () => undefined };
         await expect(store.mergeState(thread.id, { v: 'x' }, { lock: foreign })).rejects.toBeInstanceOf(InvalidStoreInputError);
         if (store.saveSuspendedRun)
           await expect(store.saveSuspendedRun(suspended('x'), { lock: foreign })).rejects.toBeInstanceOf(InvalidStoreInputError);
+        if (store.takeSuspendedRun)
+          await expect(store.takeSuspendedRun(run.id, { lock: foreign })).rejects.toBeInstanceOf(InvalidStoreInputError);
+        if (store.getSuspendedRun) expect((await store.getSuspendedRun(run.id))?.state).toBe('new');
         await stale.release();
         await expect(store.mergeState(thread.id, { v: 'x' }, { lock: stale })).rejects.toBeInstanceOf(InvalidStoreInputError);
         await taken.release();
@@ -852,6 +866,7 @@ export function describeThreadStoreContract(name: string, factory: StoreFactory,
               { lock: expired },
             ),
           ).rejects.toMatchObject(lost);
+        if (store.takeSuspendedRun) await expect(store.takeSuspendedRun(run.id, { lock: expired })).rejects.toMatchObject(lost);
         if (expired.renew) expect(await expired.renew()).toBe(false);
         if (store.commitAndRelease) await expect(store.commitAndRelease({ lock: expired, writes })).rejects.toMatchObject(lost);
         else await expired.release();

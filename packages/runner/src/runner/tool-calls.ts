@@ -351,14 +351,23 @@ function boundaryCheck(call: CallState, run: AgentRunState, parent: Context, cal
       const agentId = valid && AgentIdSchema.safeParse(check.agentId).success ? check.agentId : 'unknown';
       const actionType =
         valid && (check.actionType === 'AGENT_INPUT' || check.actionType === 'AGENT_RESPONSE') ? check.actionType : 'UNKNOWN';
-      const recorded = {
-        action_type: actionType,
-        decision: 'BLOCK',
-        reason_code: BOUNDARY_CHECK_INVALID,
-        agent_id: agentId,
-      };
-      call.guard.decisions.push(recorded);
-      call.guard.onDecision?.(recorded, run.runId, { boundary: 'delegation' });
+      // Recorded like every decision (result, event, span, audit), on its own span under the tool call.
+      const detail = { 'baton.boundary': 'delegation' };
+      const scope = call.tracing.start(`baton.guardrail ${actionType}`, parent, {
+        'baton.guardrail.action_type': actionType,
+        'baton.agent.id': agentId,
+        'baton.thread.id': call.threadId,
+        ...detail,
+      });
+      await recordDecision(call.guard, {
+        scope,
+        threadId: call.threadId,
+        runId: run.runId,
+        decision: { action_type: actionType, decision: 'BLOCK', reason_code: BOUNDARY_CHECK_INVALID, agent_id: agentId },
+        detail,
+        about: { boundary: 'delegation' },
+      });
+      endSpan(scope.span);
       return {
         decision: 'BLOCK',
         reasonCode: BOUNDARY_CHECK_INVALID,

@@ -6,6 +6,7 @@ import {
   Runner,
   type AgentManifestLike,
   type AgentRegistry,
+  type RunnerOptions,
 } from '../../src/index.js';
 import { createScriptedModel } from '../../src/testing/index.js';
 
@@ -57,7 +58,12 @@ export function registry(manifests: AgentManifestLike[], batonYml?: string): Age
  * then answers "Done."; memory store, an allow-all scripted guardrail, a silent logger. The tool
  * itself comes with the request (`systemTools`).
  */
-export function oneCallRunner(options: { agent: string; tool: string; args?: Record<string, unknown> }) {
+export function oneCallRunner(options: {
+  agent: string;
+  tool: string;
+  args?: Record<string, unknown>;
+  tracing?: RunnerOptions['tracing'];
+}) {
   const guard = scriptedGuardrail(() => undefined);
   const store = createMemoryThreadStore();
   let turn = 0;
@@ -71,6 +77,7 @@ export function oneCallRunner(options: { agent: string; tool: string; args?: Rec
     store,
     modelProvider: models.provider,
     logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    ...(options.tracing ? { tracing: options.tracing } : {}),
   });
   return { runner, guard, store };
 }

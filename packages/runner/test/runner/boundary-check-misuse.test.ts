@@ -2,7 +2,8 @@
 // reads or throw when read, a subject that is free text, a call after the tool's run ended, and
 // many calls at once. Each fails closed (a BLOCK the tool gets back) and none is recorded as ALLOW.
 import type { BoundaryCheck, BoundaryGuardrailCheck } from '@baton/manifest';
-import { describe, expect, it, vi } from 'vitest';
+import { createTestTracing } from '@baton/tracing/testing';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { GuardrailDecisionEvent, RunnerEvent, SystemTool } from '../../src/index.js';
 import { oneCallRunner } from '../helpers/agents.js';
 
@@ -84,6 +85,49 @@ describe('ToolContext.checkBoundary misuse', () => {
     expect(outcomes).toEqual([expect.objectContaining({ decision: 'BLOCK', reasonCode: 'BOUNDARY_CHECK_INVALID' })]);
     expect(decisionsOf(events).filter((d) => d.reason_code === 'BOUNDARY_CHECK_INVALID')).toHaveLength(1);
     expect(JSON.stringify(events)).not.toContain(CARD);
+  });
+
+  it('records a request it cannot make like every decision: result, event, audit and its own span under the tool call', async () => {
+    const tracing = createTestTracing({ registerGlobal: false });
+    afterAll(() => tracing.shutdown());
+    const { runner, store } = oneCallRunner({ agent: AGENT, tool: 'delegate_like', tracing: { tracer: tracing.tracer } });
+    const events: RunnerEvent[] = [];
+    const result = await runner.run({
+      agentId: AGENT,
+      input: 'Go',
+      onEvent: (e) => void events.push(e),
+      systemTools: [tool(async (_a, ctx) => (await ctx.checkBoundary!({ ...good(), subject: `pay with ${CARD}` }), 'ok'))],
+    });
+    expect(result.status).toBe('completed');
+    const blocked = {
+      action_type: 'AGENT_INPUT',
+      decision: 'BLOCK',
+      reason_code: 'BOUNDARY_CHECK_INVALID',
+      agent_id: 'io.baton.skill.worker',
+    };
+    expect(result.guardrail_decisions.filter((d) => d.reason_code === 'BOUNDARY_CHECK_INVALID')).toEqual([blocked]);
+    expect(decisionsOf(events).filter((d) => d.reason_code === 'BOUNDARY_CHECK_INVALID')).toEqual([
+      expect.objectContaining({ ...blocked, run_id: result.run_id, boundary: 'delegation' }),
+    ]);
+    const audit = (await store.listAudit(result.thread_id)).filter(
+      (r) => r.kind === 'guardrail_decision' && r.data.reason_code === 'BOUNDARY_CHECK_INVALID',
+    );
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({
+      runId: result.run_id,
+      data: { ...blocked, trace_id: result.trace_id, 'baton.boundary': 'delegation' },
+    });
+    const spans = (await tracing.spans()).filter((s) => s.spanContext().traceId === result.trace_id);
+    const span = spans.find((s) => s.spanContext().spanId === audit[0]!.data.span_id);
+    expect(span?.name).toBe('baton.guardrail AGENT_INPUT');
+    expect(span?.attributes).toMatchObject({
+      'baton.guardrail.decision': 'BLOCK',
+      'baton.guardrail.reason_code': 'BOUNDARY_CHECK_INVALID',
+    });
+    const toolSpan = spans.find((s) => s.name === 'execute_tool delegate_like');
+    expect(span?.parentSpanContext?.spanId).toBe(toolSpan?.spanContext().spanId);
+    expect(JSON.stringify(audit)).not.toContain(CARD);
+    expect(JSON.stringify(span?.attributes)).not.toContain(CARD);
   });
 
   it('refuses a subject that is free text (it is recorded in events and spans), keeping the text out', async () => {

@@ -15,7 +15,7 @@ import {
 } from '@baton/runner';
 import { requestCancel } from './cancel.js';
 import { blockingOptions, producerConnection, redisOptions, type RedisConnection } from './connection.js';
-import { QUEUE_DEFAULTS } from './defaults.js';
+import { QUEUE_DEFAULTS, approvalsBackoff } from './defaults.js';
 import { QueueConfigError, QueueJobFailedError, QueueUnavailableError } from './errors.js';
 import { jobIdFor } from './job-ids.js';
 import { MAX_APPROVALS_JOB_DECISIONS, type ApprovalsJobData, type ApprovalsJobResult, type RunJobData } from './job-data.js';
@@ -35,6 +35,12 @@ export interface QueueRunnerOptions {
   attempts?: number;
   /** First retry delay, ms, doubled per retry (default 500). */
   backoffMs?: number;
+  /**
+   * The workers' thread-lock lease, ms (their Runner's `limits.lockLeaseMs`; default the Runner's
+   * default, `runTimeoutMs` + 10 s = 130 000). Each retry of an approvals job waits this plus
+   * `backoffMs`, so it comes after a stalled or dead worker's lease ran out.
+   */
+  lockLeaseMs?: number;
   /** Thread ids for requests without one (default `thread_<32 hex>`), fixed before enqueueing so a retried job lands on the same thread. */
   threadIdGenerator?: () => string;
   /** OpenTelemetry tracer (default the global `@baton/queue` tracer). */
@@ -105,6 +111,12 @@ export function createQueueRunner(options: QueueRunnerOptions): QueueRunner {
   const attempts = options.attempts ?? QUEUE_DEFAULTS.attempts;
   if (!Number.isInteger(attempts) || attempts < 1)
     throw new QueueConfigError(`attempts must be a positive integer, got ${String(attempts)}`);
+  const backoffMs = options.backoffMs ?? QUEUE_DEFAULTS.backoffMs;
+  if (!Number.isFinite(backoffMs) || backoffMs < 0)
+    throw new QueueConfigError(`backoffMs must be a non-negative number, got ${String(backoffMs)}`);
+  const lockLeaseMs = options.lockLeaseMs ?? QUEUE_DEFAULTS.lockLeaseMs;
+  if (!Number.isFinite(lockLeaseMs) || lockLeaseMs <= 0)
+    throw new QueueConfigError(`lockLeaseMs must be a positive number, got ${String(lockLeaseMs)}`);
   const tracer = options.tracer ?? trace.getTracer(TRACER_NAME);
   const threadId = options.threadIdGenerator ?? (() => `thread_${randomUUID().replace(/-/g, '')}`);
 
@@ -206,7 +218,7 @@ export function createQueueRunner(options: QueueRunnerOptions): QueueRunner {
       await q.add(data.kind, data, {
         jobId,
         attempts,
-        backoff: { type: 'exponential', delay: options.backoffMs ?? QUEUE_DEFAULTS.backoffMs },
+        backoff: data.kind === 'approvals' ? approvalsBackoff({ lockLeaseMs, backoffMs }) : { type: 'exponential', delay: backoffMs },
         removeOnComplete: QUEUE_DEFAULTS.keepCompleted,
         removeOnFail: QUEUE_DEFAULTS.keepFailed,
       });

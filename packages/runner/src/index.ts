@@ -20,6 +20,7 @@ export {
 } from './errors.js';
 
 export { Runner, DEFAULT_LIMITS, type RunnerOptions } from './runner/runner.js';
+export { LOCK_LEASE_MARGIN_MS } from './runner/request.js';
 export { TAINT_AUDIT_KIND, type ToolPolicy } from './runner/taint.js';
 export {
   DEFAULT_HISTORY_WINDOW,

@@ -67,7 +67,7 @@ describe('baton serve', () => {
   it('refuses a non-loopback host without a token, a bad port and bad auth options, with exit 2', async () => {
     const agents = ['--agents', join(EXAMPLES, 'agents')];
     writeFileSync(join(dir, 'bad-tokens.yml'), 'tokens:\n  - token: short\n    tenant: a\n    subject: b\n    roles: [r]\n');
-    const [open, port, both, badFile, missingFile, headersOff] = await Promise.all([
+    const [open, port, both, badFile, missingFile, headersOff, lease] = await Promise.all([
       runCli(['serve', '--host', '0.0.0.0', '--port', '0', ...agents, '--store', join(dir, 't.db')], { env: offlineEnv() }),
       runCli(['serve', '--port', 'eighty'], { env: offlineEnv() }),
       runCli(['serve', '--port', '0', ...agents, '--store', join(dir, 'u.db'), '--auth-tokens', TOKENS, '--trust-identity-headers'], {
@@ -82,6 +82,7 @@ describe('baton serve', () => {
       runCli(['serve', '--host', '0.0.0.0', '--port', '0', ...agents, '--store', join(dir, 'x.db'), '--trust-identity-headers'], {
         env: offlineEnv(),
       }),
+      runCli(['serve', '--port', '0', ...agents, '--queue', 'redis://127.0.0.1:1', '--lock-lease', '0'], { env: offlineEnv() }),
     ]);
     expect(open.code).toBe(2);
     expect(open.stderr).toMatch(/set a bearer token/);
@@ -96,5 +97,8 @@ describe('baton serve', () => {
     // Identity headers off loopback need the proxy's token.
     expect(headersOff.code).toBe(2);
     expect(headersOff.stderr).toMatch(/set a bearer token/);
+    // The producer's view of the workers' lease (approvals retries wait it) is checked before Redis is.
+    expect(lease.code).toBe(2);
+    expect(lease.stderr).toMatch(/--lock-lease must be a positive integer; got "0"/);
   }, 180_000);
 });

@@ -5,9 +5,10 @@ import type { Command } from 'commander';
 export interface QueueCommandOptions {
   queue?: string;
   queuePrefix: string;
+  lockLease: string;
 }
 
-/** Adds `--queue` and `--queue-prefix` to `command`. */
+/** Adds `--queue`, `--queue-prefix` and `--lock-lease` to `command`. */
 export function addQueueOptions(command: Command, required: boolean): Command {
   const queue = new Option(
     '--queue <redis-url>',
@@ -18,7 +19,12 @@ export function addQueueOptions(command: Command, required: boolean): Command {
   if (required) queue.makeOptionMandatory();
   return command
     .addOption(queue)
-    .option('--queue-prefix <prefix>', 'key prefix of the queues and the thread store (workers and producers must agree)', 'baton');
+    .option('--queue-prefix <prefix>', 'key prefix of the queues and the thread store (workers and producers must agree)', 'baton')
+    .option(
+      '--lock-lease <ms>',
+      "lease of a thread's lock on the Redis store: a thread held by a killed worker is free again after this (workers and producers must agree: a producer retries an approvals job only after it)",
+      '15000',
+    );
 }
 
 /** Parses a positive integer flag, with a usage message naming the flag. */

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { RunRequest, RunResult, SubmitApprovalsRequest } from '@baton/runner';
 import type { QueueCommandOptions } from './queue-options.js';
 import type { RunnerSetupCommandOptions } from './runner-options.js';
-import { UsageError, discoverPacketFiles } from './runner-setup.js';
+import { UsageError, discoverPacketFiles, positiveIntOption } from './runner-setup.js';
 
 /**
  * `baton serve --queue`: the same HTTP API, but runs are put on the Redis queue for `baton worker`
@@ -11,6 +11,7 @@ import { UsageError, discoverPacketFiles } from './runner-setup.js';
  * write to. Approvals for a paused run (`POST /v1/runs/:run_id/approvals`) are queued the same way.
  */
 export async function setupQueueProducer(opts: RunnerSetupCommandOptions & QueueCommandOptions & { agents: string }) {
+  const lockLeaseMs = positiveIntOption('--lock-lease', opts.lockLease);
   const [{ loadAgentRegistry, AgentNotFoundError }, queue] = await Promise.all([import('@baton/runner'), import('@baton/queue')]);
   const registry = await loadAgentRegistry({ dir: resolve(opts.agents) }).catch((err: unknown) => {
     throw new UsageError(`--agents ${opts.agents}: ${(err as Error).message}`);
@@ -20,7 +21,7 @@ export async function setupQueueProducer(opts: RunnerSetupCommandOptions & Queue
   const connection = opts.queue as string;
   queue.redisOptions(connection, '--queue');
   const store = queue.createRedisThreadStore({ connection, prefix: opts.queuePrefix });
-  const producer = queue.createQueueRunner({ connection, prefix: opts.queuePrefix });
+  const producer = queue.createQueueRunner({ connection, prefix: opts.queuePrefix, lockLeaseMs });
   const runner = {
     async run(request: RunRequest): Promise<RunResult> {
       if (!registry.get(request.agentId, request.agentVersion)) {

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import type { RunnerLimits, SystemTool, ThreadStore } from '@baton/runner';
 import type { StackDelegationConfig } from '../stack/index.js';
 import { UsageError } from '../errors.js';
+import { positiveIntFlag } from './queue-options.js';
 
 /**
  * Builds a Baton runner from CLI options. Shared by `baton run` and `baton serve`; every heavy
@@ -44,6 +45,15 @@ export interface RunnerSetupOptions {
 
 /** A usage mistake (exit code 2): the one declaration is in `../errors.ts`. */
 export { UsageError };
+
+/** A positive integer flag's value; a bad one is a UsageError naming the flag. */
+export function positiveIntOption(flag: string, value: string): number {
+  try {
+    return positiveIntFlag(flag, value) as number;
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
 
 async function listFiles(dir: string, test: (name: string) => boolean): Promise<string[]> {
   try {

@@ -1,9 +1,9 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { positiveIntFlag, type QueueCommandOptions } from './queue-options.js';
+import type { QueueCommandOptions } from './queue-options.js';
 import { runnerSetupFields, type RunnerSetupCommandOptions } from './runner-options.js';
 import { resolveSkillsDir } from './delegation-setup.js';
-import { UsageError, setupRunner } from './runner-setup.js';
+import { UsageError, positiveIntOption as int, setupRunner } from './runner-setup.js';
 
 /** What `baton worker` was asked for, as commander parses it. */
 export interface QueueWorkerOptions extends RunnerSetupCommandOptions, QueueCommandOptions {
@@ -16,7 +16,6 @@ export interface QueueWorkerOptions extends RunnerSetupCommandOptions, QueueComm
   maxDepth: string;
   lockDuration: string;
   stalledInterval: string;
-  lockLease: string;
   /** Where job events and notices go (default stderr/stdout of the process). */
   out?: { stdout: (line: string) => void; stderr: (line: string) => void };
 }
@@ -26,14 +25,6 @@ const isDir = (dir: string) =>
     (s) => s.isDirectory(),
     () => false,
   );
-
-function int(flag: string, value: string): number {
-  try {
-    return positiveIntFlag(flag, value) as number;
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
-}
 
 /**
  * Wires one worker process: the Redis thread store every worker shares, a Runner on it, and

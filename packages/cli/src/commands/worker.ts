@@ -23,8 +23,7 @@ export function register(program: Command): void {
       "how long a job's hold lives without renewal: a killed worker's job is retried after about this",
       '30000',
     )
-    .option('--stalled-interval <ms>', 'how often to look for jobs whose worker died', '30000')
-    .option('--lock-lease <ms>', "lease of a thread's lock: a thread held by a killed worker is free again after this", '15000');
+    .option('--stalled-interval <ms>', 'how often to look for jobs whose worker died', '30000');
   addQueueOptions(command, true);
   addRunnerSetupOptions(command).action(async (opts: WorkerCommandOptions) => {
     process.exitCode = await workerCommand(opts);

@@ -22,7 +22,7 @@ import { ENGINE_INTERNALS, taintCallOf, type DecisionVariants, type EngineIntern
 import { payloadFields, rebuildPayload, type Field, type PayloadFields } from './payload.js';
 import { child, MAX_POINTER_CHARS, pointerOf, type PathNode } from './payload-path.js';
 import { foldForMatching, type FoldedView } from './text/fold-map.js';
-import { budgetClock } from './budget-clock.js';
+import { BUDGET_CLOCK_IS_CPU_TIME, budgetClock } from './budget-clock.js';
 
 /** Options for {@link createGuardrailEngine}. */
 export interface GuardrailEngineOptions {
@@ -36,7 +36,23 @@ export interface GuardrailEngineOptions {
   budget?: GuardrailBudget;
   /** Clock for the time budget, in milliseconds. Default: this thread's CPU time where Node can tell, else `performance.now` (see budget-clock.ts). */
   now?: () => number;
+  /**
+   * Wall clock, in milliseconds, for the wall-clock ceiling of a request: `WALL_CEILING_FACTOR` ×
+   * `timeMs` of wall-clock time, past which the request is refused (PAYLOAD_TOO_COMPLEX) whatever
+   * the budget clock says. Applies when the budget clock is CPU time (the default where Node can
+   * tell) or when this is given. Default: `performance.now`.
+   */
+  wallNow?: () => number;
 }
+
+/**
+ * The wall-clock ceiling of a request, in multiples of `timeMs`. On CPU time the budget no longer
+ * bounds how long an inspection holds its thread on a loaded machine; in the event loop (`workers:
+ * 0`, small bodies) that thread is the service's, so a ceiling keeps a stall bounded (2 s with the
+ * default 500 ms budget). Generous, so load alone rarely reaches it: an ordinary request costs
+ * milliseconds of CPU. Workers are bounded anyway (terminated after `timeMs + workerGraceMs`).
+ */
+export const WALL_CEILING_FACTOR = 4;
 
 /** How much work one request may cost before it is refused as too complex. */
 export interface GuardrailBudget {
@@ -149,6 +165,8 @@ export function createEngine(options: GuardrailEngineOptions, detectors?: (polic
   const policy = parsed.data;
   const budget = resolveBudget(options.budget);
   const now = options.now ?? budgetClock;
+  // Not with an injected wall-clock budget clock alone: there the budget is the wall bound.
+  const wallNow = options.wallNow ?? (options.now === undefined && BUDGET_CLOCK_IS_CPU_TIME ? () => performance.now() : undefined);
   const canaries = [...policy.leakage.canaries, ...(options.canaries ?? [])];
   const promptIndex = indexSystemPrompts([...policy.leakage.system_prompts, ...(options.systemPrompts ?? [])], policy.leakage.min_words);
   const list = detectors ? detectors(policy) : builtInDetectors(policy, { canaries, promptIndex });
@@ -169,6 +187,8 @@ export function createEngine(options: GuardrailEngineOptions, detectors?: (polic
   /** Per request: the deadline and the running count of findings. */
   interface Work {
     deadline: number;
+    /** The wall-clock ceiling (`wallNow`), when one applies. */
+    wallDeadline?: number;
     findings: number;
   }
 
@@ -176,6 +196,8 @@ export function createEngine(options: GuardrailEngineOptions, detectors?: (polic
     work.findings += spans;
     if (work.findings > budget.maxFindings) throw new BudgetExceeded(`more than ${budget.maxFindings} findings`);
     if (now() > work.deadline) throw new BudgetExceeded(`more than ${budget.timeMs} ms of inspection`);
+    if (work.wallDeadline !== undefined && wallNow!() > work.wallDeadline)
+      throw new BudgetExceeded(`more than ${budget.timeMs * WALL_CEILING_FACTOR} ms of wall-clock time`);
   }
 
   /** Runs every detector that inspects this action type over one field, in order. */
@@ -289,7 +311,11 @@ export function createEngine(options: GuardrailEngineOptions, detectors?: (polic
    */
   function decideVariants(request: GuardrailRequest, withTaint: boolean, startedAt?: number): DecisionVariants {
     const taintable = withTaint && request.action_type === 'TOOL_CALL' && sinkTools.has(request.payload.function.name);
-    const work: Work = { deadline: (startedAt ?? now()) + budget.timeMs, findings: 0 };
+    const work: Work = {
+      deadline: (startedAt ?? now()) + budget.timeMs,
+      ...(wallNow ? { wallDeadline: wallNow() + budget.timeMs * WALL_CEILING_FACTOR } : {}),
+      findings: 0,
+    };
     const verdicts: Verdict[] = [];
     const reports: Verdict[] = [];
     let parsedPayload: PayloadFields;

@@ -158,9 +158,29 @@ describe('the detector loop', () => {
         return { verdicts: [] };
       },
     };
-    const res = createEngine({ budget: { timeMs: 50 } }, () => [sleeper, sleeper]).validateSync(agentInput('hello'));
+    // A still wall clock: the wall-clock ceiling (4 × timeMs) is not what this test is about.
+    const res = createEngine({ budget: { timeMs: 50 }, wallNow: () => 0 }, () => [sleeper, sleeper]).validateSync(agentInput('hello'));
     if (BUDGET_CLOCK_IS_CPU_TIME) expect([res.decision, res.reason_code]).toEqual(['ALLOW', 'OK']);
     else expect([res.decision, res.reason_code]).toEqual(['BLOCK', 'PAYLOAD_TOO_COMPLEX']);
+  });
+
+  it('refuses a request past the wall-clock ceiling whatever the CPU budget says (the event loop stays bounded)', () => {
+    // The budget clock never moves (a thread descheduled for good); the wall clock moves 1 s per
+    // reading: past 4 × timeMs the request is refused, so an inline inspection cannot hold the
+    // event loop without bound on a loaded machine.
+    let wall = 0;
+    const calls: string[] = [];
+    const engine = createEngine({ budget: { timeMs: 100 }, now: () => 0, wallNow: () => (wall += 1000) }, () => [
+      wordDetector('a', 'zzz', 'SECRET_REDACTED', 'MODIFY', calls),
+      wordDetector('b', 'zzz', 'SECRET_REDACTED', 'MODIFY', calls),
+    ]);
+    const res = engine.validateSync(agentInput('hello'));
+    expect([res.decision, res.reason_code]).toEqual(['BLOCK', 'PAYLOAD_TOO_COMPLEX']);
+    // Within the ceiling it is inspected as usual.
+    const calm = createEngine({ budget: { timeMs: 100 }, now: () => 0, wallNow: () => 0 }, () => [
+      wordDetector('a', 'zzz', 'SECRET_REDACTED'),
+    ]).validateSync(agentInput('hello'));
+    expect([calm.decision, calm.reason_code]).toEqual(['ALLOW', 'OK']);
   });
 
   it('still refuses, on CPU time, a request whose detectors burn more than the budget', () => {

@@ -312,6 +312,38 @@ describe('dispatcher failures', () => {
     }
   });
 
+  it('a hostile worker result never becomes a SUCCESS: a BLOCK among ALLOWs, unbounded findings, non-objects, __proto__ keys', async () => {
+    const ok: ResponsePackage = { status: 'SUCCESS', output_payload: {} };
+    const allow = { action_type: 'AGENT_INPUT', decision: 'ALLOW', reason_code: 'OK', agent_id: 'io.baton.skill.a' };
+    const block = { ...allow, action_type: 'AGENT_RESPONSE', decision: 'BLOCK', reason_code: 'SECRET_DETECTED' };
+    const finding = { detector: 'secrets', type: 'AWS_ACCESS_KEY', severity: 'high', start: 0, end: 4 };
+    const cases: Array<[unknown, string]> = [
+      // A BLOCK hidden among ALLOWs (within the 64 bound): the contradiction check.
+      [{ response: ok, guardrail_decisions: [...Array.from({ length: 63 }, () => allow), block] }, 'ERR_INVALID_TASK_RESULT'],
+      // ... and past the bound: refused whole.
+      [{ response: ok, guardrail_decisions: [...Array.from({ length: 64 }, () => allow), block] }, 'ERR_INVALID_TASK_RESULT'],
+      [
+        { response: ok, guardrail_decisions: [{ ...allow, findings: [{ ...finding, detector: 'x'.repeat(1_000_000) }] }] },
+        'ERR_INVALID_TASK_RESULT',
+      ],
+      [{ response: ok, guardrail_decisions: [{ ...allow, findings: [{ ...finding, start: 9, end: 1 }] }] }, 'ERR_INVALID_TASK_RESULT'],
+      [{ response: ok, guardrail_decisions: [{ ...allow, reason_code: 'OK\u200b' }] }, 'ERR_INVALID_TASK_RESULT'],
+      [{ response: ok, guardrail_decisions: [{ ...allow, reason_code: 'A'.repeat(10 * 1024 * 1024) }] }, 'ERR_INVALID_TASK_RESULT'],
+      [
+        JSON.parse('{"response":{"status":"SUCCESS","output_payload":{}},"guardrail_decisions":[],"__proto__":{"x":1}}'),
+        'ERR_INVALID_TASK_RESULT',
+      ],
+      [[ok, []], 'ERR_INVALID_TASK_RESULT'],
+      [42, 'ERR_INVALID_TASK_RESULT'],
+    ];
+    for (const [garbage, code] of cases) {
+      const d = await parentWith(async () => garbage as never);
+      const res = await d.delegate(args);
+      expect(res.status).toBe('FAILURE');
+      expect(res.error_report?.code).toBe(code);
+    }
+  });
+
   it('cancelling the parent or shutdown() ends a dispatch that never answers (ERR_CANCELLED); the dispatcher sees the abort', async () => {
     const seen: AbortSignal[] = [];
     const d = await parentWith((_task, { signal }) => {

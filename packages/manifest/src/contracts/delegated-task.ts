@@ -73,6 +73,23 @@ export const MAX_DELEGATED_TASK_DECISIONS = 64;
 const MAX_CARRIED_FINDINGS = 256;
 /** A reason code: upper snake case, bounded (it is recorded in audit, spans and events). */
 const REASON_CODE = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/;
+/** A carried finding's detector or type: printable ASCII (no control or invisible characters), bounded. */
+const FINDING_NAME = z
+  .string()
+  .max(128)
+  .regex(/^[\x20-\x7e]*$/);
+
+/**
+ * A finding that crossed a process boundary: {@link FindingSchema} with every string bounded
+ * (detector and type go into the parent's audit, the path into its run result) and an end that
+ * is not before its start. A guardrail's own findings fit: its JSON pointers are at most 256
+ * characters (`MAX_POINTER_CHARS` of the guardrail server).
+ */
+const CarriedFindingSchema = FindingSchema.extend({
+  detector: FINDING_NAME,
+  type: FINDING_NAME,
+  path: z.string().max(256).optional(),
+}).refine((f) => f.start <= f.end, { message: 'end must not be before start', path: ['end'] });
 
 /**
  * A {@link GuardrailDecisionRecord} that crossed a process boundary (a worker's answer): only a
@@ -85,8 +102,9 @@ export const GuardrailDecisionRecordSchema: z.ZodType<GuardrailDecisionRecord> =
     action_type: ActionTypeSchema.extract(['AGENT_INPUT', 'AGENT_RESPONSE']),
     decision: DecisionSchema,
     reason_code: z.string().max(128).regex(REASON_CODE),
-    agent_id: AgentIdSchema,
-    findings: z.array(FindingSchema).max(MAX_CARRIED_FINDINGS).optional(),
+    // A DNS name's length: the schema's labels are bounded, their number is not.
+    agent_id: z.string().max(253).pipe(AgentIdSchema),
+    findings: z.array(CarriedFindingSchema).max(MAX_CARRIED_FINDINGS).optional(),
   })
   .strict();
 

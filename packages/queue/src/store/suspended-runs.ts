@@ -42,7 +42,7 @@ export function redisSuspendedRuns(ctx: {
   op<T>(what: string, fn: () => Promise<T>): Promise<T>;
   now(): string;
   /** The `{ lock }` option as the lock to check (see `StoreExtensionContext.fence`). */
-  fence(lock: unknown, what: string): LockFence | undefined;
+  fence(lock: unknown, what: string, threadId: string): LockFence | undefined;
   /** The lock key's value this process set for a held lock's token. */
   lockValueOf(token: string): string | undefined;
 }): SuspendedRunMethods {
@@ -53,7 +53,7 @@ export function redisSuspendedRuns(ctx: {
   return {
     async saveSuspendedRun(input, options) {
       const checked = checkSuspendedRunInput(input);
-      const fence = ctx.fence(options?.lock, 'saveSuspendedRun');
+      const fence = ctx.fence(options?.lock, 'saveSuspendedRun', checked.threadId);
       return op('saveSuspendedRun', async () => {
         const record: SuspendedRun = { ...checked, createdAt: ctx.now() };
         // A held lock always has a value; '' would skip the check, so a missing one is a value no key holds.
@@ -64,7 +64,7 @@ export function redisSuspendedRuns(ctx: {
           keys.run(checked.threadId, checked.runId),
           suspendedKey(checked.threadId),
           indexKey,
-          keys.lock(fence?.threadId ?? checked.threadId),
+          keys.lock(checked.threadId),
           checked.runId,
           checked.threadId,
           JSON.stringify(record),

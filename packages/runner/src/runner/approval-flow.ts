@@ -135,8 +135,8 @@ export async function applyDecisions(input: {
   suspended: SuspendedRun;
   decisions: readonly ApprovalDecision[];
   decidedBy: string | undefined;
-  /** Approval ids whose decisions are already on the thread (an earlier, unfinished resume). */
-  recorded?: ReadonlySet<string>;
+  /** Decisions already on the thread (an earlier, unfinished resume): approval id → recorded reason. */
+  recorded?: ReadonlyMap<string, { reason?: string }>;
 }): Promise<void> {
   const { call, run, state, suspended } = input;
   const interruptions = state.getInterruptions();
@@ -158,7 +158,12 @@ export async function applyDecisions(input: {
     if (decision.approve) {
       state.approve(item);
       (run.approvedCalls ??= new Map()).set(pending.callId, pending.id);
-    } else state.reject(item, { message: decision.reason ?? DEFAULT_REJECTION });
+    } else {
+      // A rejection already on the thread is repeated as recorded: the model is told what the
+      // thread says, not a later request's reason (claim made sure the decision itself is the same).
+      const earlier = input.recorded?.get(pending.id);
+      state.reject(item, { message: (earlier ? earlier.reason : decision.reason) ?? DEFAULT_REJECTION });
+    }
     if (input.recorded?.has(pending.id)) continue;
     await call.writes.appendItems(call.threadId, run.runId, [
       {

@@ -23,10 +23,11 @@ export interface ResumePlan {
   /** Set under the thread lock once the record is claimed (it stays in the store until the run's final commit). */
   suspended?: SuspendedRun;
   /**
-   * Set with `suspended`: the approval ids whose decisions an earlier, unfinished resume already
-   * committed to the thread. They are applied again but not recorded or announced again.
+   * Set with `suspended`: the decisions an earlier, unfinished resume already committed to the
+   * thread (approval id → its recorded rejection reason, if any). They are applied again as
+   * recorded (a rejection with the recorded reason) but not recorded or announced again.
    */
-  recorded?: ReadonlySet<string>;
+  recorded?: ReadonlyMap<string, { reason?: string }>;
 }
 
 const expiredError = (expiresAt: string) => ({
@@ -142,23 +143,25 @@ export class ApprovalGate {
         : error;
     }
     const earlier = await this.recordedDecisions(suspended);
-    const changed = plan.decisions.find((d) => earlier.has(d.id) && earlier.get(d.id) !== d.approve);
+    const changed = plan.decisions.find((d) => earlier.has(d.id) && earlier.get(d.id)!.approved !== d.approve);
     if (changed)
       throw new ApprovalConflictError(
-        `run ${JSON.stringify(plan.runId)} was already decided (${changed.id} ${earlier.get(changed.id) ? 'approved' : 'rejected'}) by a request whose resume did not finish; submit the same decisions to resume it again`,
+        `run ${JSON.stringify(plan.runId)} was already decided (${changed.id} ${earlier.get(changed.id)!.approved ? 'approved' : 'rejected'}) by a request whose resume did not finish; submit the same decisions to resume it again`,
       );
     // Resuming again (a redelivered job, a resumer that lost its lease) must not record them twice.
-    plan.recorded = new Set(earlier.keys());
+    plan.recorded = new Map([...earlier].map(([id, d]) => [id, d.reason !== undefined ? { reason: d.reason } : {}]));
     return suspended;
   }
 
   /** The decisions an earlier resume of this record committed to the thread (approval id → approved). */
-  private async recordedDecisions(suspended: SuspendedRun): Promise<Map<string, boolean>> {
+  private async recordedDecisions(suspended: SuspendedRun): Promise<Map<string, { approved: boolean; reason?: string }>> {
     const pending = new Set(suspended.approvals.map((a) => a.id));
-    const recorded = new Map<string, boolean>();
+    const recorded = new Map<string, { approved: boolean; reason?: string }>();
     for (const { runId, item } of await this.options.store.listItems(suspended.threadId)) {
       if (runId !== suspended.runId || item.type !== 'approval' || typeof item.approval_id !== 'string') continue;
-      if (pending.has(item.approval_id)) recorded.set(item.approval_id, item.decision === 'approved');
+      if (!pending.has(item.approval_id)) continue;
+      const approved = item.decision === 'approved';
+      recorded.set(item.approval_id, !approved && typeof item.reason === 'string' ? { approved, reason: item.reason } : { approved });
     }
     return recorded;
   }

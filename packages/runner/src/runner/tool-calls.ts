@@ -463,8 +463,11 @@ function snapshotDecisionReport(
   try {
     const { decisions, boundary, subject, depth } = report;
     // A structured clone: what is validated is what is recorded (no getters, no later mutation).
+    // At most one entry past the bound is copied: enough to refuse a longer list, whatever its size.
     return {
-      decisions: Array.isArray(decisions) ? (structuredClone(decisions) as unknown[]) : (decisions as never),
+      decisions: Array.isArray(decisions)
+        ? (structuredClone(decisions.slice(0, MAX_DELEGATED_TASK_DECISIONS + 1)) as unknown[])
+        : (decisions as never),
       boundary,
       subject,
       depth,

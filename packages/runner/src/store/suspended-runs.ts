@@ -81,7 +81,7 @@ export function memorySuspendedRuns(ctx: {
   /** Where the records live; the store's backend shares it to delete a record in a batch. */
   byRun?: Map<string, SuspendedRun>;
   /** The `{ lock }` option as the lock to check (see `StoreExtensionContext.fence`). */
-  fence(lock: unknown, what: string): LockFence | undefined;
+  fence(lock: unknown, what: string, threadId: string): LockFence | undefined;
   /** Whether `token` still holds the lock on `threadId` (the backend's own fencing check). */
   holdsLock(threadId: string, token: string): boolean;
 }): SuspendedRunMethods {
@@ -90,7 +90,7 @@ export function memorySuspendedRuns(ctx: {
     async saveSuspendedRun(input, options) {
       ctx.open('saveSuspendedRun');
       const checked = checkSuspendedRunInput(input);
-      const fence = ctx.fence(options?.lock, 'saveSuspendedRun');
+      const fence = ctx.fence(options?.lock, 'saveSuspendedRun', checked.threadId);
       // Checked with the write, nothing awaited in between: a lost lock saves nothing.
       if (fence && !ctx.holdsLock(fence.threadId, fence.token)) throw new LockLostError(fence.threadId);
       ctx.requireRunOnThread(checked.runId, checked.threadId);
@@ -143,7 +143,7 @@ export function sqliteSuspendedRuns(ctx: {
   now(): string;
   requireRunOnThread(runId: string, threadId: string): unknown;
   /** The `{ lock }` option as the lock to check (see `StoreExtensionContext.fence`). */
-  fence(lock: unknown, what: string): LockFence | undefined;
+  fence(lock: unknown, what: string, threadId: string): LockFence | undefined;
   /** Whether `token` still holds the lock on `threadId`; called inside the save's transaction. */
   holdsLock(threadId: string, token: string): boolean;
 }): SuspendedRunMethods {
@@ -184,7 +184,7 @@ export function sqliteSuspendedRuns(ctx: {
   return {
     async saveSuspendedRun(input, options) {
       const checked = checkSuspendedRunInput(input);
-      return op('saveSuspendedRun', () => save.immediate(checked, ctx.fence(options?.lock, 'saveSuspendedRun')));
+      return op('saveSuspendedRun', () => save.immediate(checked, ctx.fence(options?.lock, 'saveSuspendedRun', checked.threadId)));
     },
     async getSuspendedRun(runId) {
       checkId(runId, 'run id');

@@ -839,6 +839,35 @@ export function describeThreadStoreContract(name: string, factory: StoreFactory,
         expect((await store.getThread(thread.id))!.state).toEqual({ v: 2, w: 1 });
       });
 
+      it('refuses a single-thread write fenced with a lock held on another thread', async () => {
+        const mine = await store.createThread({ state: { v: 0 } });
+        const theirs = await store.createThread({ state: { v: 0 } });
+        const run = await store.createRun(theirs.id, { agentId: 'io.baton.a', agentVersion: '1', status: 'requires_action' });
+        const lock = await store.acquireThreadLock(mine.id, { owner: 'mine', autoRenew: false });
+        const other = await store.acquireThreadLock(theirs.id, { owner: 'theirs', autoRenew: false });
+        // The lock is live, but on `mine`: it would pass the check and fence nothing on `theirs`.
+        await expect(store.mergeState(theirs.id, { v: 'x' }, { lock })).rejects.toBeInstanceOf(InvalidStoreInputError);
+        if (store.replaceState)
+          await expect(store.replaceState(theirs.id, { v: 'x' }, { lock })).rejects.toBeInstanceOf(InvalidStoreInputError);
+        if (store.saveSuspendedRun)
+          await expect(
+            store.saveSuspendedRun(
+              {
+                runId: run.id,
+                threadId: theirs.id,
+                state: 'x',
+                approvals: [{ id: 'appr_1', callId: 'call_1', toolName: 'refund', arguments: '{}', agentId: 'io.baton.a' }],
+                expiresAt: new Date(clock.now().getTime() + 60_000).toISOString(),
+              },
+              { lock },
+            ),
+          ).rejects.toBeInstanceOf(InvalidStoreInputError);
+        expect((await store.getThread(theirs.id))!.state).toEqual({ v: 0 });
+        if (store.listSuspendedRuns) expect(await store.listSuspendedRuns(theirs.id)).toEqual([]);
+        await lock.release();
+        await other.release();
+      });
+
       it('treats a lease that ran out as lost even when nobody took the lock: fenced writes are refused, renew fails', async () => {
         const thread = await store.createThread({ state: { v: 0 } });
         const run = await store.createRun(thread.id, { agentId: 'io.baton.a', agentVersion: '1', status: 'requires_action' });

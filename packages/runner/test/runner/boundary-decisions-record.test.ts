@@ -110,6 +110,32 @@ describe('ToolContext.recordBoundaryDecisions', () => {
     expect(JSON.stringify(result.guardrail_decisions)).not.toContain(CARD);
   });
 
+  it('refuses an oversized decisions list without copying it (a huge list costs no more than the bound)', async () => {
+    const { runner } = setup();
+    const bad = report().decisions[0]!;
+    // 100,000 entries; one far past the bound counts how often it is read.
+    const huge: unknown[] = Array.from({ length: 100_000 }, () => bad);
+    let reads = 0;
+    Object.defineProperty(huge, 99_999, {
+      enumerable: true,
+      get: () => {
+        reads += 1;
+        return bad;
+      },
+    });
+    const answers: boolean[] = [];
+    const result = await runner.run({
+      agentId: AGENT,
+      input: 'Go',
+      systemTools: [
+        tool(async (_a, ctx) => (answers.push(await ctx.recordBoundaryDecisions!(report({ decisions: huge as never }))), 'ok')),
+      ],
+    });
+    expect(answers).toEqual([false]);
+    expect(reads).toBe(0);
+    expect(result.guardrail_decisions.filter((d) => d.reason_code === 'BOUNDARY_DECISIONS_INVALID')).toHaveLength(1);
+  });
+
   it('answers a report made after the call ended with false and records nothing', async () => {
     const { runner } = setup();
     let kept: BoundaryDecisionRecorder | undefined;

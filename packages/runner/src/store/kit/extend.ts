@@ -15,16 +15,20 @@ export interface StoreExtensionContext {
    * Fencing for an extension's own writes: `lock` (a `{ lock }` option) as the thread and token
    * the extension must find still holding the thread's lock, in the same atomic change as its
    * write (else `LockLostError`, nothing written). `undefined` for no lock; a lock this store did
-   * not hand out, or released, is an `InvalidStoreInputError` naming `what`.
+   * not hand out, or released, or one on another thread than `threadId` (the thread the write
+   * changes: another thread's lock fences nothing there) is an `InvalidStoreInputError` naming `what`.
    */
-  fence(lock: unknown, what: string): LockFence | undefined;
+  fence(lock: unknown, what: string, threadId: string): LockFence | undefined;
 }
 
 /** The facade of each store registers how it resolves its held locks (see `fence`). */
-const fences = new WeakMap<ThreadStore, (lock: unknown, what: string) => LockFence | undefined>();
+const fences = new WeakMap<ThreadStore, (lock: unknown, what: string, threadId: string) => LockFence | undefined>();
 
 /** Called by `createThreadStoreFacade`: lets extensions of `store` fence their writes. */
-export function registerLockFence(store: ThreadStore, resolve: (lock: unknown, what: string) => LockFence | undefined): void {
+export function registerLockFence(
+  store: ThreadStore,
+  resolve: (lock: unknown, what: string, threadId: string) => LockFence | undefined,
+): void {
   fences.set(store, resolve);
 }
 
@@ -43,11 +47,11 @@ export function withStoreExtension<M extends Partial<ThreadStore>>(
     assertOpen(what) {
       if (closed) throw new StoreError('STORE_CLOSED', `thread store is closed (${what})`);
     },
-    fence(lock, what) {
+    fence(lock, what, threadId) {
       if (lock === undefined) return undefined;
       const resolve = fences.get(store);
       if (!resolve) throw new InvalidStoreInputError(`${what}: this store cannot fence writes with a lock`);
-      return resolve(lock, what);
+      return resolve(lock, what, threadId);
     },
   });
   return Object.assign(store, methods, {

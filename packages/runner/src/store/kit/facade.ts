@@ -95,13 +95,17 @@ export function createThreadStoreFacade(backend: StoreBackend, options: ThreadSt
   const fenceOf = (lock: NewLock): PreparedWrite => ({ op: 'assertLock', threadId: lock.threadId, token: lock.token });
   /**
    * A `lock` option as the lock this store handed out: undefined for none; anything else (another
-   * store's lock, a released one, not a lock) is refused before anything is written.
+   * store's lock, a released one, not a lock) is refused before anything is written. With
+   * `threadId` (a single-thread write), the lock must be that thread's: a lock held on another
+   * thread would pass the check and fence nothing on the thread written to.
    */
-  const heldLock = (held: unknown, what: string): NewLock | undefined => {
+  const heldLock = (held: unknown, what: string, threadId?: unknown): NewLock | undefined => {
     if (held === undefined) return undefined;
     const state = held !== null && typeof held === 'object' ? lockState.get(held as ThreadLock) : undefined;
     if (!state || !heldLocks.has(held as ThreadLock))
       throw new InvalidStoreInputError(`${what}: lock must be a lock this store handed out and still holds`);
+    if (threadId !== undefined && state.lock.threadId !== threadId)
+      throw new InvalidStoreInputError(`${what}: lock holds thread ${JSON.stringify(state.lock.threadId)}, not the thread written to`);
     return state.lock;
   };
 
@@ -205,7 +209,7 @@ export function createThreadStoreFacade(backend: StoreBackend, options: ThreadSt
     op(what, async () => {
       const replace = what === 'replaceState';
       const prepared = prepareState(threadId, value, replace, checkMergeOptions(stateOptions, `${what} options`));
-      const lock = heldLock((stateOptions as MergeStateOptions | null | undefined)?.lock, what);
+      const lock = heldLock((stateOptions as MergeStateOptions | null | undefined)?.lock, what, threadId);
       if (!lock) return (await write([prepared], true))[0] as JsonObject;
       // Fenced: the lock check goes first, in the same atomic change as the write.
       const [, state] = await write([fenceOf(lock), prepared], true);
@@ -413,8 +417,8 @@ export function createThreadStoreFacade(backend: StoreBackend, options: ThreadSt
       await backend.close();
     },
   };
-  registerLockFence(store, (held, what) => {
-    const lock = heldLock(held, what);
+  registerLockFence(store, (held, what, threadId) => {
+    const lock = heldLock(held, what, threadId);
     return lock && { threadId: lock.threadId, token: lock.token };
   });
   return store;

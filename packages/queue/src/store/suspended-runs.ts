@@ -4,6 +4,7 @@
 import {
   LockLostError,
   RunNotFoundError,
+  assertTakenOnThread,
   checkId,
   checkSuspendedRunInput,
   type LockFence,
@@ -42,7 +43,7 @@ export function redisSuspendedRuns(ctx: {
   op<T>(what: string, fn: () => Promise<T>): Promise<T>;
   now(): string;
   /** The `{ lock }` option as the lock to check (see `StoreExtensionContext.fence`). */
-  fence(lock: unknown, what: string, threadId: string): LockFence | undefined;
+  fence(lock: unknown, what: string, threadId?: string): LockFence | undefined;
   /** The lock key's value this process set for a held lock's token. */
   lockValueOf(token: string): string | undefined;
 }): SuspendedRunMethods {
@@ -98,6 +99,8 @@ export function redisSuspendedRuns(ctx: {
         const threadId = (await redis.call('hget', [indexKey, runId])) as string | null;
         // Without a record there is nothing to take, but a lost lock is still reported.
         if (typeof threadId !== 'string' && !fence) return undefined;
+        // The record's thread never changes, so checking it before the script is checking it with it.
+        if (typeof threadId === 'string' && fence) assertTakenOnThread(threadId, fence);
         // As in SAVE: a held lock always has a value; a missing one is a value no key holds.
         const lockValue = fence ? (ctx.lockValueOf(fence.token) ?? '["",""]') : '';
         const text = (await redis.call('eval', [

@@ -33,6 +33,17 @@ function checkText(value: unknown, what: string, max: number): string {
 }
 
 /** Validates {@link SaveSuspendedRunInput} and returns a copy holding only its known fields. */
+/**
+ * A fenced take finds its record by run id: the record must be on the fenced lock's thread (another
+ * thread's lock fences nothing there). Checked with the take; nothing is taken when it fails.
+ */
+export function assertTakenOnThread(recordThreadId: string, fence: LockFence): void {
+  if (recordThreadId !== fence.threadId)
+    throw new InvalidStoreInputError(
+      `takeSuspendedRun: lock holds thread ${JSON.stringify(fence.threadId)}, not the paused run's thread ${JSON.stringify(recordThreadId)}`,
+    );
+}
+
 export function checkSuspendedRunInput(input: unknown): SaveSuspendedRunInput {
   if (!isPlainObject(input)) throw new InvalidStoreInputError(`saveSuspendedRun input must be an object, got ${describe(input)}`);
   const runId = checkId(input.runId, 'saveSuspendedRun runId');
@@ -81,7 +92,7 @@ export function memorySuspendedRuns(ctx: {
   /** Where the records live; the store's backend shares it to delete a record in a batch. */
   byRun?: Map<string, SuspendedRun>;
   /** The `{ lock }` option as the lock to check (see `StoreExtensionContext.fence`). */
-  fence(lock: unknown, what: string, threadId: string): LockFence | undefined;
+  fence(lock: unknown, what: string, threadId?: string): LockFence | undefined;
   /** Whether `token` still holds the lock on `threadId` (the backend's own fencing check). */
   holdsLock(threadId: string, token: string): boolean;
 }): SuspendedRunMethods {
@@ -118,6 +129,7 @@ export function memorySuspendedRuns(ctx: {
       if (fence && !ctx.holdsLock(fence.threadId, fence.token)) throw new LockLostError(fence.threadId);
       const record = byRun.get(id);
       if (!record) return undefined;
+      if (fence) assertTakenOnThread(record.threadId, fence);
       byRun.delete(runId);
       return copy(record);
     },
@@ -143,7 +155,7 @@ export function sqliteSuspendedRuns(ctx: {
   now(): string;
   requireRunOnThread(runId: string, threadId: string): unknown;
   /** The `{ lock }` option as the lock to check (see `StoreExtensionContext.fence`). */
-  fence(lock: unknown, what: string, threadId: string): LockFence | undefined;
+  fence(lock: unknown, what: string, threadId?: string): LockFence | undefined;
   /** Whether `token` still holds the lock on `threadId`; called inside the save's transaction. */
   holdsLock(threadId: string, token: string): boolean;
 }): SuspendedRunMethods {
@@ -178,6 +190,7 @@ export function sqliteSuspendedRuns(ctx: {
     if (fence && !ctx.holdsLock(fence.threadId, fence.token)) throw new LockLostError(fence.threadId);
     const row = stmt.get.get(runId);
     if (!row) return undefined;
+    if (fence) assertTakenOnThread(row.thread_id, fence);
     stmt.delete.run(runId);
     return fromRow(row);
   });

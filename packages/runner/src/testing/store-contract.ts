@@ -864,6 +864,22 @@ export function describeThreadStoreContract(name: string, factory: StoreFactory,
           ).rejects.toBeInstanceOf(InvalidStoreInputError);
         expect((await store.getThread(theirs.id))!.state).toEqual({ v: 0 });
         if (store.listSuspendedRuns) expect(await store.listSuspendedRuns(theirs.id)).toEqual([]);
+        // A take finds its record by run id: a lock on another thread than the record's takes nothing.
+        if (store.saveSuspendedRun && store.takeSuspendedRun) {
+          await store.saveSuspendedRun(
+            {
+              runId: run.id,
+              threadId: theirs.id,
+              state: 'x',
+              approvals: [{ id: 'appr_1', callId: 'call_1', toolName: 'refund', arguments: '{}', agentId: 'io.baton.a' }],
+              expiresAt: new Date(clock.now().getTime() + 60_000).toISOString(),
+            },
+            { lock: other },
+          );
+          await expect(store.takeSuspendedRun(run.id, { lock })).rejects.toBeInstanceOf(InvalidStoreInputError);
+          expect(await store.getSuspendedRun!(run.id)).toMatchObject({ runId: run.id, threadId: theirs.id });
+          expect(await store.takeSuspendedRun(run.id, { lock: other })).toMatchObject({ runId: run.id });
+        }
         await lock.release();
         await other.release();
       });

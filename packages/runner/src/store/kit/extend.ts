@@ -17,17 +17,19 @@ export interface StoreExtensionContext {
    * write (else `LockLostError`, nothing written). `undefined` for no lock; a lock this store did
    * not hand out, or released, or one on another thread than `threadId` (the thread the write
    * changes: another thread's lock fences nothing there) is an `InvalidStoreInputError` naming `what`.
+   * Without `threadId` (a write found by another key, e.g. a take by run id) the extension checks
+   * that what it writes is on `LockFence.threadId` itself, with the write.
    */
-  fence(lock: unknown, what: string, threadId: string): LockFence | undefined;
+  fence(lock: unknown, what: string, threadId?: string): LockFence | undefined;
 }
 
 /** The facade of each store registers how it resolves its held locks (see `fence`). */
-const fences = new WeakMap<ThreadStore, (lock: unknown, what: string, threadId: string) => LockFence | undefined>();
+const fences = new WeakMap<ThreadStore, (lock: unknown, what: string, threadId?: string) => LockFence | undefined>();
 
 /** Called by `createThreadStoreFacade`: lets extensions of `store` fence their writes. */
 export function registerLockFence(
   store: ThreadStore,
-  resolve: (lock: unknown, what: string, threadId: string) => LockFence | undefined,
+  resolve: (lock: unknown, what: string, threadId?: string) => LockFence | undefined,
 ): void {
   fences.set(store, resolve);
 }

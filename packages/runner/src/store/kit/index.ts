@@ -37,6 +37,7 @@ export {
 } from '../errors.js';
 // Paused runs (resumable approvals): the input check and limits every store applies.
 export {
+  assertTakenOnThread,
   checkSuspendedRunInput,
   MAX_SUSPENDED_STATE_CHARS,
   MAX_PENDING_APPROVALS,

@@ -142,9 +142,9 @@ describe('the worker pool', { timeout: 60_000 }, () => {
     const byPool = "Blocked: the payload could not be inspected within the guardrail's budget (more than 2 ms).";
     // On a loaded machine the pool's 2 ms timer can fire late enough for the engine's own budget
     // check to answer first (also a BLOCK, "more than 1 ms of inspection"): every answer must be
-    // one of the two, and the pool must have terminated a worker at least twice in a row of tries.
+    // one of these, and the pool must have terminated a worker at least twice in 20 tries.
     let terminated = 0;
-    for (let i = 0; i < 8 && terminated < 2; i++) {
+    for (let i = 0; i < 20 && terminated < 2; i++) {
       const req = toolCall('lookup', { body: text });
       const res = await server.app.inject({
         method: 'POST',
@@ -158,6 +158,8 @@ describe('the worker pool', { timeout: 60_000 }, () => {
       expect([
         byPool,
         "Blocked: the payload could not be inspected within the guardrail's budget (more than 1 ms of inspection).",
+        // Where the budget is CPU time, the engine's wall-clock ceiling (4 × timeMs) may answer first.
+        "Blocked: the payload could not be inspected within the guardrail's budget (more than 4 ms of wall-clock time).",
       ]).toContain(body.reason_message);
       if (body.reason_message === byPool) terminated++;
     }

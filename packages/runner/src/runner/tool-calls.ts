@@ -352,22 +352,14 @@ function boundaryCheck(call: CallState, run: AgentRunState, parent: Context, cal
       const actionType =
         valid && (check.actionType === 'AGENT_INPUT' || check.actionType === 'AGENT_RESPONSE') ? check.actionType : 'UNKNOWN';
       // Recorded like every decision (result, event, span, audit), on its own span under the tool call.
-      const detail = { 'baton.boundary': 'delegation' };
-      const scope = call.tracing.start(`baton.guardrail ${actionType}`, parent, {
-        'baton.guardrail.action_type': actionType,
-        'baton.agent.id': agentId,
-        'baton.thread.id': call.threadId,
-        ...detail,
-      });
-      await recordDecision(call.guard, {
-        scope,
-        threadId: call.threadId,
-        runId: run.runId,
-        decision: { action_type: actionType, decision: 'BLOCK', reason_code: BOUNDARY_CHECK_INVALID, agent_id: agentId },
-        detail,
-        about: { boundary: 'delegation' },
-      });
-      endSpan(scope.span);
+      await recordOnOwnSpan(
+        call,
+        run,
+        parent,
+        { action_type: actionType, decision: 'BLOCK', reason_code: BOUNDARY_CHECK_INVALID, agent_id: agentId },
+        { 'baton.boundary': 'delegation' },
+        { boundary: 'delegation' },
+      );
       return {
         decision: 'BLOCK',
         reasonCode: BOUNDARY_CHECK_INVALID,
@@ -432,16 +424,7 @@ function boundaryDecisionRecorder(
       // Decided by the worker's checker, not this runner's: the audit says so.
       'baton.decision.origin': 'dispatched',
     };
-    const record = async (decision: GuardrailDecisionRecord) => {
-      const scope = call.tracing.start(`baton.guardrail ${decision.action_type}`, parent, {
-        'baton.guardrail.action_type': decision.action_type,
-        'baton.agent.id': decision.agent_id,
-        'baton.thread.id': call.threadId,
-        ...detail,
-      });
-      await recordDecision(call.guard, { scope, threadId: call.threadId, runId: run.runId, decision, detail, about });
-      endSpan(scope.span);
-    };
+    const record = (decision: GuardrailDecisionRecord) => recordOnOwnSpan(call, run, parent, decision, detail, about);
     if (typeof checked === 'string' || report === undefined) {
       const agentId = subject && AgentIdSchema.safeParse(subject).success ? subject : 'unknown';
       await record({ action_type: 'AGENT_RESPONSE', decision: 'BLOCK', reason_code: BOUNDARY_DECISIONS_INVALID, agent_id: agentId });
@@ -450,6 +433,25 @@ function boundaryDecisionRecorder(
     for (const d of checked) await record(d);
     return true;
   };
+}
+
+/** Records a boundary decision through `recordDecision`, on its own `baton.guardrail` span under `parent`. */
+async function recordOnOwnSpan(
+  call: CallState,
+  run: AgentRunState,
+  parent: Context,
+  decision: GuardrailDecisionRecord,
+  detail: Record<string, string>,
+  about: Parameters<typeof recordDecision>[1]['about'],
+): Promise<void> {
+  const scope = call.tracing.start(`baton.guardrail ${decision.action_type}`, parent, {
+    'baton.guardrail.action_type': decision.action_type,
+    'baton.agent.id': decision.agent_id,
+    'baton.thread.id': call.threadId,
+    ...detail,
+  });
+  await recordDecision(call.guard, { scope, threadId: call.threadId, runId: run.runId, decision, detail, about });
+  endSpan(scope.span);
 }
 
 /** The reason code recorded (as a BLOCK) in place of a malformed `recordBoundaryDecisions` report. */
